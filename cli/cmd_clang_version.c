@@ -1,0 +1,10 @@
+/* klang clang-version: not written yet. */
+#include "cli/cmds.h"
+#include "core/util.h"
+
+int cmd_clang_version(int argc, char **argv)
+{
+	(void)argc;
+	warnx_("%s: not implemented yet", argv[0]);
+	return EXIT_USAGE;
+}

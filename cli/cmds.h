@@ -1,0 +1,14 @@
+/* The batch subcommands: each takes argc/argv after the subcommand name
+ * (argv[0] is the subcommand) and returns an exit status (EXIT_OK, EXIT_FOUND,
+ * EXIT_USAGE). One file per subcommand: cli/cmd_NAME.c. */
+#ifndef KLANG_CLI_CMDS_H
+#define KLANG_CLI_CMDS_H
+
+int cmd_stack(int argc, char **argv);
+int cmd_series(int argc, char **argv);
+int cmd_clang_version(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_diag(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+
+#endif

@@ -1,0 +1,85 @@
+/* Small shared helpers: allocation that never fails, string buffers, error
+ * messages, whole-file reads and atomic writes. */
+#ifndef KLANG_CORE_UTIL_H
+#define KLANG_CORE_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define KLANG_VERSION "0.1"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit statuses of every command: success, the work found a failure, bad input. */
+enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_USAGE = 2 };
+
+/* Allocation wrappers: they print a message and exit on failure, never return NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow an array to hold at least `need` elements of `size` bytes. */
+#define ALLOC_GROW(ptr, need, cap)                                             \
+	do {                                                                   \
+		if ((size_t)(need) > (cap)) {                                  \
+			size_t ncap_ = (cap) ? (cap)*2 : 16;                   \
+			while (ncap_ < (size_t)(need))                         \
+				ncap_ *= 2;                                    \
+			(ptr) = xrealloc((ptr), ncap_ * sizeof(*(ptr)));       \
+			(cap) = ncap_;                                         \
+		}                                                              \
+	} while (0)
+
+/* A growable NUL-terminated string. */
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void sb_grow(struct strbuf *sb, size_t extra);
+void sb_add(struct strbuf *sb, const char *s, size_t n);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_addc(struct strbuf *sb, char c);
+void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void sb_reset(struct strbuf *sb);
+char *sb_detach(struct strbuf *sb); /* returns the string ("" if empty), sb is reset */
+void sb_free(struct strbuf *sb);
+static inline const char *sb_str(const struct strbuf *sb) { return sb->buf ? sb->buf : ""; }
+
+/* An error message filled in by a failing function (tig's three tiers: the
+ * function returns -1 with a message, the caller reports it). */
+struct kerr {
+	char msg[1024];
+};
+int kerr_set(struct kerr *e, const char *fmt, ...) __attribute__((format(printf, 2, 3))); /* returns -1 */
+
+/* Read a whole file; NULL with a message naming the path on failure.
+ * The buffer is NUL-terminated (len excludes the NUL). */
+char *read_file(const char *path, size_t *len, struct kerr *e);
+/* Write a file atomically: temporary file in the same directory, fsync, rename. */
+int write_file_atomic(const char *path, const char *data, size_t len, struct kerr *e);
+/* mkdir -p */
+int mkdir_p(const char *path, struct kerr *e);
+bool file_exists(const char *path);
+bool is_dir(const char *path);
+
+/* Where installed data lives (themes/, patchsets/): $KLANG_DATADIR, else the
+ * source tree next to the running binary, else the compiled-in DATADIR.
+ * Returns the path of `rel` under it, or NULL if it exists nowhere. Caller frees. */
+char *data_path(const char *rel);
+
+/* String helpers. */
+bool str_startswith(const char *s, const char *prefix);
+bool str_endswith(const char *s, const char *suffix);
+char *str_trim(char *s); /* in place, returns s advanced past leading space */
+/* Replace tabs and newlines by spaces (for TSV fields), in place. */
+void str_flatten(char *s);
+/* Print a message "klang: ..." to stderr. */
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

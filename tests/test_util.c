@@ -1,0 +1,70 @@
+/* Tests for core/util: string buffers, atomic writes, file reads. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "tests/helpers.h"
+
+static void test_strbuf(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "abc");
+	sb_addf(&sb, "-%d-", 42);
+	sb_addc(&sb, 'x');
+	CU_ASSERT_STRING_EQUAL(sb_str(&sb), "abc-42-x");
+	CU_ASSERT_EQUAL(sb.len, 8);
+	char *s = sb_detach(&sb);
+	CU_ASSERT_STRING_EQUAL(s, "abc-42-x");
+	CU_ASSERT_PTR_NULL(sb.buf);
+	free(s);
+}
+
+static void test_atomic_write(void)
+{
+	char *dir = test_tmpdir();
+	char *path = xasprintf("%s/sub/dir/f.txt", dir);
+	char *sub = xasprintf("%s/sub/dir", dir);
+	struct kerr e;
+	CU_ASSERT_EQUAL(mkdir_p(sub, &e), 0);
+	CU_ASSERT_EQUAL(write_file_atomic(path, "hello\n", 6, &e), 0);
+	size_t len;
+	char *got = read_file(path, &len, &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_EQUAL(len, 6);
+	CU_ASSERT_STRING_EQUAL(got, "hello\n");
+	free(got);
+	/* a directory is refused by name */
+	CU_ASSERT_PTR_NULL(read_file(sub, &len, &e));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "is a directory"));
+	/* writing where the directory does not exist fails with the path */
+	char *bad = xasprintf("%s/missing/f", dir);
+	CU_ASSERT_EQUAL(write_file_atomic(bad, "x", 1, &e), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "missing"));
+	free(bad);
+	free(path);
+	free(sub);
+	test_rmdir(dir);
+	free(dir);
+}
+
+static void test_trim_flatten(void)
+{
+	char buf[] = "  a\tb\nc  ";
+	char *t = str_trim(buf);
+	CU_ASSERT_STRING_EQUAL(t, "a\tb\nc");
+	str_flatten(t);
+	CU_ASSERT_STRING_EQUAL(t, "a b c");
+	CU_ASSERT_TRUE(str_startswith("HACK: x", "HACK:"));
+	CU_ASSERT_TRUE(str_endswith("x.yaml", ".yaml"));
+	CU_ASSERT_FALSE(str_endswith("a", ".yaml"));
+}
+
+void suite_util(void)
+{
+	CU_pSuite s = CU_add_suite("util", NULL, NULL);
+	CU_add_test(s, "strbuf", test_strbuf);
+	CU_add_test(s, "atomic write", test_atomic_write);
+	CU_add_test(s, "trim and flatten", test_trim_flatten);
+}
