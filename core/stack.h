@@ -41,10 +41,14 @@ struct patch {
 	 * stats_loaded is false (stack_load_stats). */
 	bool stats_loaded;
 	size_t files, insertions, deletions;
+	/* Patches read from files (mbox, quilt) rather than commits: the diff
+	 * text as found, and the source file; NULL for commits. */
+	char *diff;
+	char *source;
 };
 
 struct stack {
-	struct git_repository *repo;
+	struct git_repository *repo; /* NULL for a stack read from mbox/quilt files */
 	char *repo_path;       /* work dir (or git dir for a bare repo) */
 	char *base_ref, *head_ref; /* as given, or resolved defaults */
 	char base_id[41], head_id[41];
