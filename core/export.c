@@ -130,8 +130,18 @@ static int write_all(struct series *s, git_repository *repo, const struct apply_
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		git_buf mail = GIT_BUF_INIT;
 		rc = email(repo, res->commits[i], i + 1, n, &mail, e);
-		if (rc == 0)
-			rc = write_new(paths[i], mail.ptr, mail.size, e);
+		if (rc == 0) {
+			/* format-patch's signature, naming klang rather than libgit2 */
+			struct strbuf sb = STRBUF_INIT;
+			char *sig = NULL;
+			for (char *f = strstr(mail.ptr, "\n--\nlibgit2 "); f;
+			     f = strstr(f + 1, "\n--\nlibgit2 "))
+				sig = f; /* the last one: a diff line may look alike */
+			sb_add(&sb, mail.ptr, sig ? (size_t)(sig - mail.ptr) + 1 : mail.size);
+			sb_adds(&sb, "-- \nklang " KLANG_VERSION "\n\n");
+			rc = write_new(paths[i], sb.buf, sb.len, e);
+			sb_free(&sb);
+		}
 		git_buf_dispose(&mail);
 	}
 	if (rc == 0 && fmt == EXPORT_QUILT)

@@ -19,8 +19,9 @@ const char *const series_source_names[] = {
 /* Phrases that put a Clang/LLVM version in a message: "fixed in LLVM 5",
  * "clang >= 6.0", "clang-14", "Clang version 5.0.1", "fixed in 7.0". */
 static const char hint_pattern[] =
-	"(?:\\b(?:clang|llvm)(?:[- ]?version)?[- ]?(?:(?:>=|<=|>|<|==|\u2265|\u2264)\\s*)?v?"
-	"|\\b(?:fixed|resolved|addressed)\\s+(?:upstream\\s+)?in\\s+(?:version\\s+)?)"
+	"(?:\\b(?:fixed|resolved|addressed)\\s+(?:upstream\\s+)?in\\s+(?:upstream\\s+)?"
+	"(?:(?:clang|llvm)\\s*)?(?:version\\s+)?v?"
+	"|\\b(?:clang|llvm)(?:[- ]?version)?[- ]?(?:(?:>=|<=|>|<|==|\u2265|\u2264)\\s*)?v?)"
 	"(\\d{1,2}(?:\\.\\d+){0,2})\\b";
 
 void series_find_hints(const char *text, struct version_hint **out, size_t *n)

@@ -141,7 +141,7 @@ static bool needs(struct series *s, size_t d, size_t k, const struct file_ranges
 		}
 		for (size_t j = 0; j < kf->n; j++)
 			if (kf->r[j].old_lo <= hi + 2 && lo <= kf->r[j].old_hi + 2) {
-				*line = (lo + 1) / 2;
+				*line = (df->r[i].new_lo + 1) / 2; /* where d wrote it */
 				return true;
 			}
 	}
