@@ -303,3 +303,17 @@ void apply_result_free(struct apply_result *res)
 	free(res->empty);
 	memset(res, 0, sizeof(*res));
 }
+
+char *apply_branch_name(const struct series *s)
+{
+	const char *head = s->st->head_ref ? s->st->head_ref : "HEAD";
+	if (str_startswith(head, "refs/heads/"))
+		head += strlen("refs/heads/");
+	char b[32];
+	char *name = xasprintf("klang/%s-clang-%s", strcmp(head, "HEAD") ? head : "stack",
+			       clangver_str(&s->clang, b, sizeof(b)));
+	for (char *p = name; *p; p++)
+		if (*p == '~' || *p == '^' || *p == ':' || *p == ' ' || *p == '@' || *p == '\\')
+			*p = '-';
+	return name;
+}

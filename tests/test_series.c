@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/apply.h"
 #include "core/gitwrite.h"
 #include "core/series.h"
 #include "tests/helpers.h"
@@ -105,6 +106,10 @@ static void test_decisions(void)
 	CU_ASSERT_EQUAL(c.total.kept, 6);
 	CU_ASSERT_EQUAL(c.total.dropped, 4);
 	series_counts_free(&c);
+
+	char *name = apply_branch_name(s);
+	CU_ASSERT_STRING_EQUAL(name, "klang/main-clang-14.0.6");
+	free(name);
 
 	decide(s, "5.0");
 	for (size_t i = 0; i < SERIES_REPO_PATCHES; i++)
@@ -289,6 +294,37 @@ static void test_needed_by_kept_patch(void)
 	free(dir);
 }
 
+static void test_bad_trailer(void)
+{
+	char *dir = test_tmpdir();
+	git_repository *g;
+	struct kerr e;
+	char id[41];
+	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &g, &e), 0);
+	struct gw_file f[] = { { "a.c", "a\n", 0 } };
+	struct gw_commit c = { .ref = "refs/heads/main", .files = f, .nfiles = 1, .message = "base\n" };
+	gw_commit(g, &c, id, &e);
+	gw_tag(g, "v1.0", "main", &e);
+	struct gw_file f2[] = { { "a.c", "b\n", 0 } };
+	struct gw_commit p = { .ref = "refs/heads/main", .files = f2, .nfiles = 1,
+			       .message = "HACK: x\n\nClang-Fixed: soon\nclang-min: 6\n" };
+	gw_commit(g, &p, id, &e);
+	git_repository_free(g);
+	struct stack st;
+	struct series s;
+	struct stack_opts o = { .repo = dir, .base = "v1.0", .head = "main" };
+	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(series_open(&s, &st, NULL, &e), 0);
+	decide(&s, "5.0.2");
+	CU_ASSERT_STRING_EQUAL(dec(&s, 0), "drop"); /* the trailer key is case-insensitive */
+	CU_ASSERT(str_has(s.items[0].reason, "Clang-Min: 6: clang 5.0.2 is older"));
+	CU_ASSERT(str_has(s.items[0].warning, "trailer 'Clang-Fixed: soon' is not a Clang version"));
+	series_free(&s);
+	stack_free(&st);
+	test_rmdir(dir);
+	free(dir);
+}
+
 static void test_cli_formats(void)
 {
 	struct series_repo r;
@@ -391,5 +427,6 @@ void suite_series(void)
 	CU_add_test(s, "version hints in messages", test_hints);
 	CU_add_test(s, "manual overrides, saved and keyed by Change-Id", test_overrides);
 	CU_add_test(s, "a dropped patch a kept patch needs is flagged", test_needed_by_kept_patch);
+	CU_add_test(s, "a trailer that is not a version is reported", test_bad_trailer);
 	CU_add_test(s, "klang series: tsv, json, text, bad input", test_cli_formats);
 }
