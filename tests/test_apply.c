@@ -187,7 +187,7 @@ static void test_conflict(void)
 	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 1);
 	CU_ASSERT(str_has(err, "patch 3 (FROMLIST: build on line four) does not apply"));
 	CU_ASSERT(str_has(err, "conflict in a.c"));
-	CU_ASSERT(str_has(err, "dropped patch 1 (HACK: x86: write line four) touched the same files"));
+	CU_ASSERT(str_has(err, "dropped patch 1 (HACK: x86: write line four) touched the same lines"));
 	/* warned beforehand, too */
 	CU_ASSERT(str_has(err, "warning: patch 1 (HACK: x86: write line four): kept patch 3"));
 	free(out), free(err);
