@@ -71,7 +71,7 @@ static void test_decisions(void)
 		CU_ASSERT_STRING_EQUAL(dec(s, i), series_repo_expect_14[i]);
 	CU_ASSERT_EQUAL(s->kept, 6);
 	CU_ASSERT_EQUAL(s->items[0].source, SRC_TAG);
-	CU_ASSERT(str_has(s->items[0].reason, "UPSTREAM: not a Clang workaround"));
+	CU_ASSERT(str_has(s->items[0].reason, "tag default: UPSTREAM, not a Clang workaround: kept"));
 	CU_ASSERT_EQUAL(s->items[1].source, SRC_TRAILER);
 	CU_ASSERT(str_has(s->items[1].reason, "Clang-Fixed: 9: not needed with clang 14.0.6"));
 	CU_ASSERT(str_has(s->items[2].reason, "Clang-Fixed: 6"));
