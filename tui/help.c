@@ -7,8 +7,8 @@
 #include "tui/views.h"
 
 struct help_line {
-	int scope;  /* a group title when action is ACT_NONE */
-	int action;
+	int scope;  /* a group title when action is ACT_NONE; -1 a blank line */
+	int action; /* negative: only the keys of -action (too long for the column) */
 	char *keys;
 };
 
@@ -24,13 +24,26 @@ void help_view_free(void)
 	nlines = 0;
 }
 
+#define KEYS_WIDTH 22
+
+static void add_line(int scope, int action, char *keys)
+{
+	lines = xrealloc(lines, (nlines + 1) * sizeof(*lines));
+	lines[nlines++] = (struct help_line){ scope, action, keys };
+}
+
 static void add(int scope, int action)
 {
 	struct strbuf sb = STRBUF_INIT;
 	if (action != ACT_NONE)
 		keys_describe(action, &sb);
-	lines = xrealloc(lines, (nlines + 1) * sizeof(*lines));
-	lines[nlines++] = (struct help_line){ scope, action, sb_detach(&sb) };
+	/* keys too long for their column get a line of their own */
+	if (sb.len >= KEYS_WIDTH) {
+		add_line(scope, -action, sb_detach(&sb));
+		add_line(scope, action, xstrdup(""));
+	} else {
+		add_line(scope, action, sb_detach(&sb));
+	}
 }
 
 static void help_open(struct view *v)
@@ -53,6 +66,11 @@ static void help_draw(struct view *v, struct line_draw *d, size_t lineno)
 	(void)v;
 	if (l->scope < 0)
 		return;
+	if (l->action < 0) {
+		draw_text(d, ELEM_DEFAULT, "  ", 2);
+		draw_text(d, ELEM_HELP_KEY, l->keys, -1);
+		return;
+	}
 	if (l->action == ACT_NONE) {
 		draw_text(d, ELEM_HELP_GROUP, scope_titles[l->scope], -1);
 		return;
@@ -60,7 +78,7 @@ static void help_draw(struct view *v, struct line_draw *d, size_t lineno)
 	const struct action_info *ai = action_info(l->action);
 	draw_text(d, ELEM_DEFAULT, "  ", 2);
 	int w = draw_text(d, ELEM_HELP_KEY, l->keys, -1);
-	draw_pad_to(d, ELEM_DEFAULT, d->col + (w < 22 ? 22 - w : 1));
+	draw_pad_to(d, ELEM_DEFAULT, d->col + (w < KEYS_WIDTH ? KEYS_WIDTH - w : 1));
 	w = draw_text(d, ELEM_DEFAULT, ai->name, -1);
 	draw_pad_to(d, ELEM_DEFAULT, d->col + (w < 20 ? 20 - w : 1));
 	draw_matches(d, ELEM_DEFAULT, ai->help, view_search_regex());
@@ -86,6 +104,8 @@ static bool help_grep(struct view *v, size_t lineno, const regex_t *re)
 {
 	(void)v;
 	const struct help_line *l = &lines[lineno];
+	if (l->action < 0)
+		return regexec(re, l->keys, 0, NULL, 0) == 0;
 	if (l->action == ACT_NONE)
 		return l->scope >= 0 && regexec(re, scope_titles[l->scope], 0, NULL, 0) == 0;
 	const struct action_info *ai = action_info(l->action);

@@ -33,7 +33,7 @@ enum key_scope {
  * series decisions) are reserved here so that keys and help stay coherent;
  * their modules install handlers with action_set_handler(). */
 #define ACTION_LIST(X)                                                                   \
-	X(QUIT, "quit", GENERIC, "Close the view; quit from the stack view")             \
+	X(QUIT, "quit", GENERIC, "Close the view (quit in the stack)")             \
 	X(QUIT_ALL, "quit-all", GENERIC, "Quit klang")                                   \
 	X(HELP, "help", GENERIC, "Show this help")                                       \
 	X(MOVE_UP, "move-up", GENERIC, "Move up one line")                               \
@@ -46,25 +46,25 @@ enum key_scope {
 	X(MOVE_LAST, "move-last", GENERIC, "Move to the last line")                      \
 	X(SCROLL_LEFT, "scroll-left", GENERIC, "Scroll left")                            \
 	X(SCROLL_RIGHT, "scroll-right", GENERIC, "Scroll right")                         \
-	X(ENTER, "enter", GENERIC, "Open the selected line (the stack: its patch, split)") \
-	X(VIEW_NEXT, "view-next", GENERIC, "Move the focus to the other split view")     \
+	X(ENTER, "enter", GENERIC, "Open the selected line") \
+	X(VIEW_NEXT, "view-next", GENERIC, "Focus the other view of a split")     \
 	X(MAXIMIZE, "maximize", GENERIC, "Show only the focused view")                   \
-	X(SEARCH, "search", GENERIC, "Search (a regular expression; smart case)")       \
+	X(SEARCH, "search", GENERIC, "Search (regex, smart case)")       \
 	X(FIND_NEXT, "find-next", GENERIC, "Find the next match")                        \
 	X(FIND_PREV, "find-prev", GENERIC, "Find the previous match")                    \
-	X(NEXT_PATCH, "next-patch", GENERIC, "Show the next patch of the stack")         \
-	X(PREV_PATCH, "prev-patch", GENERIC, "Show the previous patch of the stack")     \
+	X(NEXT_PATCH, "next-patch", GENERIC, "Show the next patch")         \
+	X(PREV_PATCH, "prev-patch", GENERIC, "Show the previous patch")     \
 	X(VIEW_STACK, "view-stack", GENERIC, "Show the stack view")                      \
 	X(VIEW_PATCH, "view-patch", GENERIC, "Show the patch view")                      \
 	X(VIEW_BUILDS, "view-builds", GENERIC, "Show the builds view")                   \
 	X(VIEW_WARNINGS, "view-warnings", GENERIC, "Show the warnings view")             \
 	X(BUILD_START, "build-start", GENERIC, "Start the builds")                       \
 	X(REDRAW, "redraw", GENERIC, "Redraw the screen")                                \
-	X(FILTER_PICK, "filter-pick", STACK, "Pick the tags to show (several at once)") \
+	X(FILTER_PICK, "filter-pick", STACK, "Pick tags to show (several at once)") \
 	X(FILTER_CLEAR, "filter-clear", STACK, "Show every patch again")                 \
 	TAG_LIST(ACTION_FILTER_TAG)                                                      \
 	X(SERIES_TOGGLE, "series-toggle", STACK, "Keep or drop the patch in the series") \
-	X(SERIES_CLANG, "series-clang", STACK, "Pick the Clang the series is decided for") \
+	X(SERIES_CLANG, "series-clang", STACK, "Pick the Clang to decide for") \
 	X(SERIES_APPLY, "series-apply", STACK, "Apply the series to a new branch")       \
 	X(SERIES_EXPORT, "series-export", STACK, "Export the series (mbox or quilt)")     \
 	X(TOGGLE, "toggle", TAGS, "Select or unselect the tag")                         \

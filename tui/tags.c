@@ -14,7 +14,7 @@ static void tags_draw(struct view *v, struct line_draw *d, size_t lineno)
 	draw_text(d, ELEM_CHECKBOX, stack_filter_on(lineno) ? "[x] " : "[ ] ", 4);
 	int start = d->col;
 	if (lineno + 1 == stack_filter_slots())
-		draw_text(d, ELEM_DEFAULT, name, -1);
+		draw_textf(d, ELEM_DEFAULT, " %s", name);
 	else
 		draw_tag(d, name);
 	draw_pad_to(d, ELEM_DEFAULT, start + 14);

@@ -421,7 +421,7 @@ void ui_mouse(const MEVENT *ev)
 			view_scroll(v, -3);
 		} else if (ev->bstate & BUTTON5_PRESSED) {
 			view_scroll(v, 3);
-		} else if (ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) {
+		} else if (ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)) {
 			focus = i;
 			int row = ev->y - getbegy(v->win) - v->nheader;
 			if (in_title || row < 0 || v->offset + (size_t)row >= v->lines)
