@@ -374,7 +374,7 @@ short theme_color_fit(short c, int ncolors)
 			r = g = b = 0;
 	} else { /* grey ramp */
 		int level = c - 232;
-		bright = level >= 18;
+		bright = level >= 21;
 		r = g = b = level >= 8;
 	}
 	short base = (short)(r | g << 1 | b << 2);
