@@ -265,7 +265,8 @@ static void iterate(const struct loop_ui *ui, int timeout, int input_fd)
 	size_t n = nwatches;
 	struct pollfd *pfd = xcalloc(n + 2, sizeof(*pfd));
 	struct watch *w = xmalloc((n + 1) * sizeof(*w));
-	memcpy(w, watches, n * sizeof(*w)); /* callbacks may change the list */
+	if (n) /* callbacks may change the list: poll a copy */
+		memcpy(w, watches, n * sizeof(*w));
 	for (size_t i = 0; i < n; i++)
 		pfd[i] = (struct pollfd){ .fd = w[i].fd, .events = w[i].events };
 	pfd[n] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
