@@ -14,7 +14,7 @@
 #include "core/gitwrite.h"
 #include "tests/helpers.h"
 
-static char *repo_dir, *empty_dir, *work_dir;
+static char *repo_dir, *empty_dir, *work_dir, *patchset_arg;
 
 static int make_repo(const char *dir)
 {
@@ -53,6 +53,8 @@ static int make_repo(const char *dir)
 		{ "lib/string.c", NULL, "OBSOLETE: lib: remove strlen_safe\n", "Nathan Chancellor" },
 		{ "Makefile", "CC ?= clang\nCFLAGS += -Wall\nall:\n\t$(CC) $(CFLAGS) -o demo main.c\n",
 		  "HACK: Makefile: warn about everything\n", "Kees Cook" },
+		{ "Documentation/clang.rst", "Build with LLVM=1.\n",
+		  "WIP: docs: notes on building with clang\n", "Nick Desaulniers" },
 	};
 	for (size_t i = 0; i < sizeof(patches) / sizeof(patches[0]); i++) {
 		struct gw_file f = { patches[i].path, patches[i].content, 0 };
@@ -91,7 +93,15 @@ static int setup(void)
 	repo_dir = xasprintf("%s/linux", top);
 	empty_dir = xasprintf("%s/empty", top);
 	work_dir = top;
-	return make_repo(repo_dir) || make_empty(empty_dir);
+	/* a patchset naming the repository and an extra tag, WIP */
+	char *ps = xasprintf("%s/wip.yaml", top);
+	char *text = xasprintf("name: wip\nrepo: %s\nbase: v1.0\nhead: main\ntags: [WIP]\n", repo_dir);
+	struct kerr e;
+	int rc = write_file_atomic(ps, text, strlen(text), &e);
+	patchset_arg = xasprintf("--patchset '%s'", ps);
+	free(text);
+	free(ps);
+	return rc || make_repo(repo_dir) || make_empty(empty_dir);
 }
 
 static int teardown(void)
@@ -100,6 +110,7 @@ static int teardown(void)
 	free(work_dir);
 	free(repo_dir);
 	free(empty_dir);
+	free(patchset_arg);
 	return 0;
 }
 
@@ -107,11 +118,13 @@ static int teardown(void)
 static int run_klang(const char *script, const char *repo, const char *args, const char *env,
 		     const char *outdir, char **err)
 {
+	char *repo_arg = repo ? xasprintf("--repo '%s'", repo) : xstrdup("");
 	char *cmd = xasprintf("cd '%s' && env -u NO_COLOR -u LC_ALL -u LINES -u COLUMNS "
 			      "-u KLANG_DATADIR TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
-			      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' %s '%s' --repo '%s' %s",
-			      outdir, outdir, script, env ? env : "", test_klang_bin(), repo,
+			      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' %s '%s' %s %s",
+			      outdir, outdir, script, env ? env : "", test_klang_bin(), repo_arg,
 			      args ? args : "");
+	free(repo_arg);
 	int rc = test_run(cmd, NULL, err);
 	free(cmd);
 	return rc;
@@ -216,6 +229,12 @@ static void test_colors(void)
 	run_case("projector", repo_dir, "--theme projector", NULL);
 }
 
+/* A patchset: its repository and range, its extra tag as a badge and a filter. */
+static void test_patchset(void)
+{
+	run_case("patchset", NULL, patchset_arg, NULL);
+}
+
 static void test_empty(void)
 {
 	run_case("empty", empty_dir, NULL, NULL);
@@ -303,6 +322,7 @@ void suite_screen(void)
 	CU_add_test(s, "help from the action table", test_help);
 	CU_add_test(s, "resize and mouse", test_resize_mouse);
 	CU_add_test(s, "themes: colours, NO_COLOR, projector", test_colors);
+	CU_add_test(s, "patchset with an extra tag", test_patchset);
 	CU_add_test(s, "empty stack", test_empty);
 	CU_add_test(s, "q quits", test_quit);
 	CU_add_test(s, "SIGTERM", test_sigterm);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/patchset.h"
 #include "core/stack.h"
 #include "core/theme.h"
 #include "core/util.h"
@@ -99,6 +100,35 @@ static void setup_theme(const struct tui_opts *o, struct theme *requested)
 	theme_free(&t);
 }
 
+static struct patchset patchset;
+
+const struct patchset *tui_patchset(void)
+{
+	return patchset.path ? &patchset : NULL;
+}
+
+/* The stack from the options, a patchset filling what they leave out. */
+static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e)
+{
+	struct stack_opts so = { .repo = o->repo, .base = o->base, .head = o->head };
+	if (o->patchset) {
+		char *path = patchset_find(o->patchset);
+		if (!path)
+			return kerr_set(e, "unknown patchset '%s' (a file, or a name in patchsets/)",
+					o->patchset);
+		int rc = patchset_load(&patchset, path, e);
+		free(path);
+		if (rc)
+			return -1;
+		so.repo = so.repo ? so.repo : patchset.repo;
+		so.base = so.base ? so.base : patchset.base;
+		so.head = so.head ? so.head : patchset.head;
+		so.extra_tags = (const char *const *)patchset.tags;
+		so.nextra_tags = patchset.ntags;
+	}
+	return stack_open(st, &so, e);
+}
+
 static void register_views(void)
 {
 	view_bind_key(ACT_VIEW_STACK, &stack_view);
@@ -120,16 +150,12 @@ int tui_main(int argc, char **argv)
 		warnx_("%s", e.msg);
 		return EXIT_USAGE;
 	}
-	if (o.patchset) {
-		warnx_("--patchset: not supported by this build yet");
-		return EXIT_USAGE;
-	}
 	struct stack st;
-	struct stack_opts so = { .repo = o.repo, .base = o.base, .head = o.head };
-	if (stack_open(&st, &so, &e)) {
+	if (open_stack(&o, &st, &e)) {
 		warnx_("%s", e.msg);
 		if (o.theme)
 			theme_free(&requested);
+		patchset_free(&patchset);
 		return EXIT_USAGE;
 	}
 	const char *script = getenv("KLANG_SCRIPT");
@@ -165,6 +191,7 @@ int tui_main(int argc, char **argv)
 	help_view_free();
 	display_free();
 	stack_free(&st);
+	patchset_free(&patchset);
 	if (sig) {
 		/* die of the signal, as the shell expects */
 		signal(sig, SIG_DFL);

@@ -14,6 +14,10 @@
 
 extern struct view stack_view, patch_view, help_view, tags_view;
 
+struct patchset;
+/* The patchset given with --patchset, or NULL. */
+const struct patchset *tui_patchset(void);
+
 /* The stack view: one line per patch, filtered by tags. */
 void stack_view_set_stack(struct stack *st);
 struct stack *stack_view_stack(void);
