@@ -176,9 +176,23 @@ static void check_outputs(const char *name, const char *outdir)
 	CU_ASSERT(seen > 0);
 }
 
-static void run_case(const char *name, const char *repo, const char *args, const char *env)
+/* A key file in the pinned HOME (~/.config/klang/keys). */
+static void write_keys(const char *home, const char *keys)
+{
+	struct kerr e;
+	char *dir = xasprintf("%s/.config/klang", home), *path = xasprintf("%s/keys", dir);
+	CU_ASSERT_EQUAL(mkdir_p(dir, &e), 0);
+	CU_ASSERT_EQUAL(write_file_atomic(path, keys, strlen(keys), &e), 0);
+	free(path);
+	free(dir);
+}
+
+static void run_case_keys(const char *name, const char *repo, const char *args, const char *env,
+			  const char *keys)
 {
 	char *outdir = test_tmpdir();
+	if (keys)
+		write_keys(outdir, keys);
 	char *script = xasprintf("%s/tests/screen/%s.script", test_src_dir(), name);
 	char *err = NULL;
 	int rc = run_klang(script, repo, args, env, outdir, &err);
@@ -190,6 +204,25 @@ static void run_case(const char *name, const char *repo, const char *args, const
 	free(script);
 	test_rmdir(outdir);
 	free(outdir);
+}
+
+static void run_case(const char *name, const char *repo, const char *args, const char *env)
+{
+	run_case_keys(name, repo, args, env, NULL);
+}
+
+/* Keys rebound in ~/.config/klang/keys; a bad key file is refused. */
+static void test_user_keys(void)
+{
+	run_case_keys("keys", repo_dir, NULL, NULL,
+		      "# mine\nbind stack x filter-HACK\nbind generic <C-n> move-down\n");
+	char *dir = test_tmpdir(), *err = NULL;
+	write_keys(dir, "bind stack x filter-NOPE\n");
+	CU_ASSERT_EQUAL(run_klang("/dev/null", repo_dir, NULL, NULL, dir, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "/.config/klang/keys:1: unknown action 'filter-NOPE'"));
+	free(err);
+	test_rmdir(dir);
+	free(dir);
 }
 
 static void test_stack_view(void)
@@ -324,6 +357,7 @@ void suite_screen(void)
 	CU_add_test(s, "themes: colours, NO_COLOR, projector", test_colors);
 	CU_add_test(s, "patchset with an extra tag", test_patchset);
 	CU_add_test(s, "empty stack", test_empty);
+	CU_add_test(s, "user key file", test_user_keys);
 	CU_add_test(s, "q quits", test_quit);
 	CU_add_test(s, "SIGTERM", test_sigterm);
 	CU_add_test(s, "bad input", test_errors);

@@ -33,6 +33,8 @@ static void usage(FILE *f)
 	      "  --theme NAME     default, mono, projector, or a path to a theme file\n"
 	      "                   (default: mono when NO_COLOR is set or without colours)\n"
 	      "  --base REV       the base of the stack, --head REV its head\n\n"
+	      "Keys can be rebound in ~/.config/klang/keys with lines 'bind SCOPE KEY ACTION'\n"
+	      "(scopes: generic, stack, patch, tags, help, builds, warnings).\n"
 	      "Environment: NO_COLOR, KLANG_SCRIPT=FILE runs a key script without a terminal.\n\n"
 	      "Keys (? inside shows them too):\n",
 	      f);
@@ -129,6 +131,24 @@ static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e
 	return stack_open(st, &so, e);
 }
 
+/* The user's key file: $XDG_CONFIG_HOME/klang/keys (~/.config/klang/keys),
+ * "bind SCOPE KEY ACTION" lines as in the compiled-in defaults. */
+static int load_user_keys(struct kerr *e)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *path = xdg && *xdg ? xasprintf("%s/klang/keys", xdg)
+		     : home && *home ? xasprintf("%s/.config/klang/keys", home)
+				     : NULL;
+	int rc = 0;
+	if (path && file_exists(path)) {
+		char *text = read_file(path, NULL, e);
+		rc = text ? keys_load_text(text, path, e) : -1;
+		free(text);
+	}
+	free(path);
+	return rc;
+}
+
 static void register_views(void)
 {
 	view_bind_key(ACT_VIEW_STACK, &stack_view);
@@ -145,6 +165,11 @@ int tui_main(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	struct kerr e;
+	keys_init();
+	if (load_user_keys(&e)) {
+		warnx_("%s", e.msg);
+		return EXIT_USAGE;
+	}
 	struct theme requested;
 	if (o.theme && theme_load(&requested, o.theme, &e)) {
 		warnx_("%s", e.msg);
@@ -160,7 +185,6 @@ int tui_main(int argc, char **argv)
 	}
 	const char *script = getenv("KLANG_SCRIPT");
 	bool headless = script && *script;
-	keys_init();
 	loop_signals_init();
 	if (term_init(headless, &e)) {
 		warnx_("%s", e.msg);

@@ -285,8 +285,10 @@ static void stack_layout(struct view *v)
 {
 	int col;
 	v->nheader = S.st->npatches ? header_row(v->width, S.nslots, &col) + 1 : 1;
-	if (v->nheader > 3)
-		v->nheader = 3;
+	/* a small window keeps room for patches: two thirds at least */
+	int most = v->height / 3 > 1 ? v->height / 3 : 1;
+	if (v->nheader > most)
+		v->nheader = most;
 }
 
 static void stack_header(struct view *v, struct line_draw *d, int row)
