@@ -336,6 +336,16 @@ static void test_errors(void)
 	free(out);
 	char *dir = test_tmpdir(), *script = xasprintf("%s/bad", dir);
 	struct kerr e;
+	/* a broken theme file given by path */
+	char *theme = xasprintf("%s/x.yaml", dir);
+	CU_ASSERT_EQUAL(write_file_atomic(theme, "elements:\n  cursor: {}\n  foo: {}\n", 32, &e), 0);
+	cmd = xasprintf("cd '%s' && '%s' --repo '%s' --theme x.yaml", dir, test_klang_bin(), repo_dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "x.yaml:3:3: unknown element 'foo'"));
+	free(cmd);
+	free(err);
+	free(out);
+	free(theme);
 	CU_ASSERT_EQUAL(write_file_atomic(script, "j\n:frobnicate\n", 14, &e), 0);
 	CU_ASSERT_EQUAL(run_klang(script, repo_dir, NULL, NULL, dir, &err), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad:2: unknown command ':frobnicate'"));
