@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "core/yamldoc.h"
+
 const char *const theme_elem_names[ELEM_COUNT] = {
 #define THEME_ELEM_NAME(id, name) name,
 	THEME_ELEMENTS(THEME_ELEM_NAME)
@@ -245,26 +247,13 @@ int theme_load_file(struct theme *t, const char *path, const char *label, struct
 	theme_init(t);
 	if (!label)
 		label = path;
-	size_t len;
-	char *text = read_file(path, &len, e);
-	if (!text)
-		return -1;
-	yaml_parser_t parser;
 	yaml_document_t doc;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	int rc;
-	if (!yaml_parser_load(&parser, &doc)) {
-		rc = kerr_set(e, "%s:%zu:%zu: %s%s%s", label, parser.problem_mark.line + 1,
-			      parser.problem_mark.column + 1, parser.problem ? parser.problem : "bad YAML",
-			      parser.context ? " " : "", parser.context ? parser.context : "");
-	} else {
+	int rc = yamldoc_load(&doc, path, label, e);
+	if (rc == 0) {
 		struct tparse tp = { &doc, label, e };
 		rc = parse_root(&tp, t, yaml_document_get_root_node(&doc));
 		yaml_document_delete(&doc);
 	}
-	yaml_parser_delete(&parser);
-	free(text);
 	if (rc) {
 		theme_free(t);
 		return -1;

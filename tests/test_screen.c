@@ -273,14 +273,20 @@ static void test_empty(void)
 	run_case("empty", empty_dir, NULL, NULL);
 }
 
+/* A script written into dir; caller frees the path. */
+static char *write_script(const char *dir, const char *text)
+{
+	char *path = xasprintf("%s/script", dir);
+	struct kerr e;
+	CU_ASSERT_EQUAL(write_file_atomic(path, text, strlen(text), &e), 0);
+	return path;
+}
+
 /* q leaves at once: nothing after it runs. */
 static void test_quit(void)
 {
 	char *outdir = test_tmpdir();
-	char *script = xasprintf("%s/script", outdir);
-	struct kerr e;
-	const char *text = "<Enter>q\nq\n:save-display after-quit\n";
-	CU_ASSERT_EQUAL_FATAL(write_file_atomic(script, text, strlen(text), &e), 0);
+	char *script = write_script(outdir, "<Enter>q\nq\n:save-display after-quit\n");
 	CU_ASSERT_EQUAL(run_klang(script, repo_dir, NULL, NULL, outdir, NULL), 0);
 	char *after = xasprintf("%s/after-quit", outdir);
 	CU_ASSERT_FALSE(file_exists(after));
@@ -294,10 +300,7 @@ static void test_quit(void)
 static void test_sigterm(void)
 {
 	char *outdir = test_tmpdir();
-	char *script = xasprintf("%s/script", outdir);
-	struct kerr e;
-	const char *text = ":wait 20000\n:save-display late\n";
-	CU_ASSERT_EQUAL_FATAL(write_file_atomic(script, text, strlen(text), &e), 0);
+	char *script = write_script(outdir, ":wait 20000\n:save-display late\n");
 	char *cmd = xasprintf("env KLANG_SCRIPT='%s' '%s' --repo '%s' & p=$!; sleep 0.3; "
 			      "kill -TERM $p; wait $p",
 			      script, test_klang_bin(), repo_dir);
