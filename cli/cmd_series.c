@@ -124,7 +124,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-static int target_clang(const struct args *a, struct clang_version *v, const char **from)
+/* The target Clang, and where it came from ("--clang", "clang-14, Debian"). */
+static int target_clang(const struct args *a, struct clang_version *v, char **from)
 {
 	struct kerr e;
 	char b[32];
@@ -132,16 +133,17 @@ static int target_clang(const struct args *a, struct clang_version *v, const cha
 		if (clangver_parse(a->clang, v) < 0)
 			return warnx_("series: --clang '%s' is not a version (5, 5.0, 14.0.6)",
 				      a->clang), -1;
-		*from = "--clang";
+		*from = xstrdup("--clang");
 		return 0;
 	}
-	*from = clangver_default_cc(a->cc);
-	if (clangver_detect(*from, v, &e) < 0)
+	const char *cc = clangver_default_cc(a->cc);
+	if (clangver_detect(cc, v, &e) < 0)
 		return warnx_("series: %s (give the target with --clang)", e.msg), -1;
 	if (v->apple)
 		return warnx_("series: %s is Apple clang %s: Apple's numbers are not LLVM's and the "
-			      "LLVM version is not known; give it with --clang", *from,
+			      "LLVM version is not known; give it with --clang", cc,
 			      clangver_str(v, b, sizeof(b))), -1;
+	*from = xasprintf("%s%s%s", cc, v->vendor[0] ? ", " : "", v->vendor);
 	return 0;
 }
 
@@ -254,7 +256,7 @@ int cmd_series(int argc, char **argv)
 	struct series s;
 	struct clang_version clang;
 	struct kerr e;
-	const char *from;
+	char *from = NULL;
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return free(a.overrides), rc > 0 ? EXIT_OK : EXIT_USAGE;
@@ -302,6 +304,7 @@ out_ps:
 	if (have_ps)
 		patchset_free(&ps);
 out_args:
+	free(from);
 	free(a.overrides);
 	return rc;
 }

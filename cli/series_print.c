@@ -14,16 +14,6 @@ int series_format_parse(const char *s, enum series_format *out)
 	return -1;
 }
 
-static char *tags_of(const struct patch *p)
-{
-	char *t = patch_tags_join(p, ",");
-	if (!*t) {
-		free(t);
-		t = xstrdup("-");
-	}
-	return t;
-}
-
 /* A TSV or text field on one line. */
 static void put_flat(FILE *f, const char *s)
 {
@@ -48,8 +38,8 @@ static void print_tsv(FILE *f, const struct series *s)
 	fputs("index\tcommit\ttags\tdecision\treason\tsubject\n", f);
 	for (size_t i = 0; i < s->nitems; i++) {
 		const struct series_item *it = &s->items[i];
-		char *tags = tags_of(it->patch);
-		fprintf(f, "%zu\t%s\t%s\t%s\t", it->patch->index, it->patch->id, tags,
+		char *tags = patch_tags_join(it->patch, ",");
+		fprintf(f, "%zu\t%s\t%s\t%s\t", it->patch->index, it->patch->id, *tags ? tags : "-",
 			it->keep ? "keep" : "drop");
 		put_flat(f, it->reason);
 		fputc('\t', f);

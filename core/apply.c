@@ -281,11 +281,12 @@ void apply_describe_conflict(const struct series *s, const struct apply_result *
 		res->failed, p->subject);
 	for (size_t i = 0; i < res->nfiles; i++)
 		sb_addf(out, "%s%s", i ? ", " : "", res->files[i]);
-	sb_addc(out, '\n');
+	sb_addf(out, " (commit %.12s)\n", p->id);
 	for (size_t i = 0; i < res->ndropped; i++) {
-		const struct patch *d = s->items[res->dropped[i] - 1].patch;
-		sb_addf(out, "dropped patch %zu (%s) touched the same files\n", res->dropped[i],
-			d->subject);
+		const struct series_item *d = &s->items[res->dropped[i] - 1];
+		sb_addf(out, "dropped patch %zu (%s) touched the same %s (commit %.12s)\n",
+			res->dropped[i], d->patch->subject,
+			d->needed_by == res->failed ? "lines" : "files", d->patch->id);
 	}
 	if (!res->ndropped)
 		sb_adds(out, "no dropped patch touched these files\n");
@@ -302,4 +303,18 @@ void apply_result_free(struct apply_result *res)
 	free(res->dropped);
 	free(res->empty);
 	memset(res, 0, sizeof(*res));
+}
+
+char *apply_branch_name(const struct series *s)
+{
+	const char *head = s->st->head_ref ? s->st->head_ref : "HEAD";
+	if (str_startswith(head, "refs/heads/"))
+		head += strlen("refs/heads/");
+	char b[32];
+	char *name = xasprintf("klang/%s-clang-%s", strcmp(head, "HEAD") ? head : "stack",
+			       clangver_str(&s->clang, b, sizeof(b)));
+	for (char *p = name; *p; p++)
+		if (*p == '~' || *p == '^' || *p == ':' || *p == ' ' || *p == '@' || *p == '\\')
+			*p = '-';
+	return name;
 }

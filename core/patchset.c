@@ -60,6 +60,18 @@ static int want_bool(struct loader *l, const yaml_node_t *n, const char *key, bo
 	return err_at(l, n, "'%s' must be true or false", key);
 }
 
+/* "action: keep" / "decision: drop", the same as "keep: true" / "drop: true". */
+static int want_action(struct loader *l, const yaml_node_t *n, const char *key, bool *keep,
+		       bool *drop)
+{
+	const char *s = scalar(n);
+	if (s && !strcmp(s, "keep"))
+		return *keep = true, 0;
+	if (s && !strcmp(s, "drop"))
+		return *drop = true, 0;
+	return err_at(l, n, "'%s' must be keep or drop", key);
+}
+
 static int want_version(struct loader *l, const yaml_node_t *n, const char *key,
 			struct clang_version *v)
 {
@@ -106,7 +118,7 @@ static int load_rule(struct loader *l, yaml_node_t *n, struct ps_rule *r)
 		int rc;
 		if (!key)
 			return err_at(l, k, "rule keys must be strings");
-		if (!strcmp(key, "commit"))
+		if (!strcmp(key, "commit") || !strcmp(key, "commit_id"))
 			rc = want_scalar(l, v, key, &r->commit);
 		else if (!strcasecmp(key, "change_id") || !strcasecmp(key, "change-id"))
 			rc = want_scalar(l, v, key, &r->change_id);
@@ -120,11 +132,13 @@ static int load_rule(struct loader *l, yaml_node_t *n, struct ps_rule *r)
 			rc = want_bool(l, v, key, &keep);
 		else if (!strcmp(key, "drop"))
 			rc = want_bool(l, v, key, &drop);
+		else if (!strcmp(key, "action") || !strcmp(key, "decision"))
+			rc = want_action(l, v, key, &keep, &drop);
 		else if (!strcmp(key, "why") || !strcmp(key, "note"))
 			rc = want_scalar(l, v, key, &r->why);
 		else
 			rc = err_at(l, k, "unknown rule key '%s' (commit, change_id, subject, "
-				    "until_clang, since_clang, keep, drop, why)", key);
+				    "until_clang, since_clang, keep, drop, action, why)", key);
 		if (rc < 0)
 			return rc;
 	}
@@ -335,9 +349,14 @@ static bool rule_matches(const struct ps_rule *r, const struct patch *p)
 			return false;
 	}
 	if (r->re) {
-		const char *s = p->subject ? p->subject : "";
+		/* the full subject ("^HACK: arm64:"), or the title ("^arm64:") */
+		const char *texts[] = { p->subject, p->title };
 		pcre2_match_data *md = pcre2_match_data_create_from_pattern(r->re, NULL);
-		int rc = pcre2_match(r->re, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL);
+		int rc = -1;
+		for (size_t i = 0; i < ARRAY_SIZE(texts) && rc < 0; i++)
+			if (texts[i])
+				rc = pcre2_match(r->re, (PCRE2_SPTR)texts[i], strlen(texts[i]), 0, 0,
+						 md, NULL);
 		pcre2_match_data_free(md);
 		if (rc < 0)
 			return false;

@@ -18,7 +18,7 @@ enum rule_fixed { RULE_BOUNDED, RULE_KEEP, RULE_DROP };
 struct ps_rule {
 	char *commit;    /* commit id or a prefix of it (>= 4 hex digits) */
 	char *change_id; /* Change-Id trailer value */
-	char *subject;   /* PCRE2 pattern, matched against the full subject */
+	char *subject;   /* PCRE2 pattern, matched against the full subject or the title */
 	void *re;        /* pcre2_code * */
 	enum rule_fixed fixed; /* keep/drop whatever the Clang, or bounded below */
 	bool has_until, has_since;

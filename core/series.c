@@ -124,17 +124,17 @@ static bool decide_trailer(struct series *s, struct series_item *it, struct strb
 	it->keep = true;
 	if (has_min && clangver_cmp(&s->clang, &min) < 0) {
 		it->keep = false;
-		sb_addf(why, "Clang-Min: %s: clang %s is older", vs(&min, b1), cv);
+		sb_addf(why, "trailer Clang-Min: %s: clang %s is older", vs(&min, b1), cv);
 	} else if (has_fixed && clangver_cmp(&s->clang, &fixed) >= 0) {
 		it->keep = false;
-		sb_addf(why, "Clang-Fixed: %s: not needed with clang %s", vs(&fixed, b1), cv);
+		sb_addf(why, "trailer Clang-Fixed: %s: not needed with clang %s", vs(&fixed, b1), cv);
 	} else if (has_fixed && has_min) {
-		sb_addf(why, "Clang-Min: %s, Clang-Fixed: %s: needed with clang %s", vs(&min, b1),
+		sb_addf(why, "trailers Clang-Min: %s, Clang-Fixed: %s: needed with clang %s", vs(&min, b1),
 			vs(&fixed, b2), cv);
 	} else if (has_fixed) {
-		sb_addf(why, "Clang-Fixed: %s: still needed with clang %s", vs(&fixed, b1), cv);
+		sb_addf(why, "trailer Clang-Fixed: %s: still needed with clang %s", vs(&fixed, b1), cv);
 	} else {
-		sb_addf(why, "Clang-Min: %s: clang %s is recent enough", vs(&min, b1), cv);
+		sb_addf(why, "trailer Clang-Min: %s: clang %s is recent enough", vs(&min, b1), cv);
 	}
 	return true;
 }
@@ -149,17 +149,20 @@ static void decide_tag(struct series_item *it, struct strbuf *why)
 		char *text = xasprintf("%s\n%s", p->subject ? p->subject : "", p->body ? p->body : "");
 		series_find_hints(text, &it->hints, &it->nhints);
 		free(text);
-		sb_adds(why, "OBSOLETE, fixed version unknown: kept");
+		sb_adds(why, "tag default: OBSOLETE, fixed version unknown: kept");
 		for (size_t i = 0; i < it->nhints; i++)
 			sb_addf(why, "%s%s", i ? ", " : " (message suggests ", it->hints[i].version);
 		if (it->nhints)
 			sb_addc(why, ')');
 	} else if (p->tags & TAG_BIT(TAG_HACK)) {
-		sb_adds(why, "HACK with no Clang bound: kept");
-	} else if (p->ntags) {
-		sb_addf(why, "%s: not a Clang workaround", tag_names[p->tag_order[0]]);
+		sb_adds(why, "tag default: HACK with no Clang bound: kept");
 	} else {
-		sb_adds(why, "no tag, no Clang bound");
+		char *tags = patch_tags_join(p, ",");
+		if (*tags)
+			sb_addf(why, "tag default: %s, not a Clang workaround: kept", tags);
+		else
+			sb_adds(why, "tag default: no tag, no Clang bound: kept");
+		free(tags);
 	}
 }
 

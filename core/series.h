@@ -109,6 +109,9 @@ struct series_counts {
 void series_count_tags(const struct series *s, struct series_counts *c);
 void series_counts_free(struct series_counts *c);
 
+/* Does patch i (0-based) change `path`? (Loads its diff once.) */
+bool series_touches(struct series *s, size_t i, const char *path);
+
 void series_free(struct series *s);
 
 /* Internal to core/series*.c: version hints in a message, the overrides
@@ -118,8 +121,6 @@ int overrides_load(struct series *s, struct kerr *e);
 int overrides_save(const struct series *s, struct kerr *e);
 const struct override *overrides_lookup(const struct series *s, const struct patch *p);
 void series_check_needs(struct series *s);
-/* Does patch i (0-based) change `path` (also as a rename source)? */
-bool series_touches(struct series *s, size_t i, const char *path);
 void series_hunks_free(struct series *s);
 
 #endif

@@ -124,28 +124,35 @@ static long carry(const struct file_ranges *f, long x)
 	return x + delta;
 }
 
-/* Does kept patch k touch lines that dropped patch d wrote (in `path`)? */
-static bool needs(struct series *s, size_t d, size_t k, const struct file_ranges *df, long *line)
+/* The first kept patch after d (1-based, 0 if none) that changes lines d
+ * wrote in file df. d's ranges are carried through every later patch that
+ * touches the file, so the walk is linear in the stack. */
+static size_t first_needing(struct series *s, size_t d, const struct file_ranges *df, long *line)
 {
-	const struct file_ranges *kf = file_of(ranges(s, k), df->path);
-	if (!kf)
-		return false;
+	long *lo = xcalloc(df->n, sizeof(*lo)), *hi = xcalloc(df->n, sizeof(*hi));
 	for (size_t i = 0; i < df->n; i++) {
-		long lo = df->r[i].new_lo, hi = df->r[i].new_hi;
-		for (size_t m = d + 1; m < k; m++) {
-			const struct file_ranges *mf = file_of(ranges(s, m), df->path);
-			if (mf) {
-				lo = carry(mf, lo);
-				hi = carry(mf, hi);
-			}
-		}
-		for (size_t j = 0; j < kf->n; j++)
-			if (kf->r[j].old_lo <= hi + 2 && lo <= kf->r[j].old_hi + 2) {
-				*line = (df->r[i].new_lo + 1) / 2; /* where d wrote it */
-				return true;
-			}
+		lo[i] = df->r[i].new_lo;
+		hi[i] = df->r[i].new_hi;
 	}
-	return false;
+	size_t found = 0;
+	for (size_t k = d + 1; k < s->nitems && !found; k++) {
+		const struct file_ranges *kf = file_of(ranges(s, k), df->path);
+		if (!kf)
+			continue;
+		for (size_t i = 0; i < df->n && !found && s->items[k].keep; i++)
+			for (size_t j = 0; j < kf->n && !found; j++)
+				if (kf->r[j].old_lo <= hi[i] + 2 && lo[i] <= kf->r[j].old_hi + 2) {
+					found = k + 1;
+					*line = (df->r[i].new_lo + 1) / 2; /* where d wrote it */
+				}
+		for (size_t i = 0; i < df->n; i++) {
+			lo[i] = carry(kf, lo[i]);
+			hi[i] = carry(kf, hi[i]);
+		}
+	}
+	free(lo);
+	free(hi);
+	return found;
 }
 
 void series_check_needs(struct series *s)
@@ -158,24 +165,21 @@ void series_check_needs(struct series *s)
 			continue;
 		const struct patch_ranges *dr = ranges(s, d);
 		for (size_t f = 0; f < dr->nfiles && !it->needed_by; f++) {
-			for (size_t k = d + 1; k < s->nitems; k++) {
-				long line;
-				if (!s->items[k].keep || !needs(s, d, k, &dr->files[f], &line))
-					continue;
-				char *w = xasprintf("kept patch %zu (%s) changes the lines of %s "
-						    "near line %ld that this patch wrote",
-						    k + 1, s->items[k].patch->subject,
-						    dr->files[f].path, line);
-				if (it->warning) {
-					char *both = xasprintf("%s; %s", it->warning, w);
-					free(w);
-					w = both;
-				}
-				free(it->warning);
-				it->warning = w;
-				it->needed_by = k + 1;
-				break;
+			long line = 0;
+			size_t k = first_needing(s, d, &dr->files[f], &line);
+			if (!k)
+				continue;
+			char *w = xasprintf("kept patch %zu (%s) changes the lines of %s near line "
+					    "%ld that this patch wrote",
+					    k, s->items[k - 1].patch->subject, dr->files[f].path, line);
+			if (it->warning) {
+				char *both = xasprintf("%s; %s", it->warning, w);
+				free(w);
+				w = both;
 			}
+			free(it->warning);
+			it->warning = w;
+			it->needed_by = k;
 		}
 	}
 }

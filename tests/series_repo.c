@@ -106,3 +106,16 @@ char *series_repo_cat(const char *repo, const char *rev, const char *path)
 	}
 	return out;
 }
+
+int series_klang(const char *args, char **out, char **err)
+{
+	char *cmd = xasprintf("'%s' series %s", test_klang_bin(), args);
+	int rc = test_run(cmd, out, err);
+	free(cmd);
+	return rc;
+}
+
+bool str_has(const char *s, const char *needle)
+{
+	return s && strstr(s, needle);
+}

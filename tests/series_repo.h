@@ -4,6 +4,7 @@
 #ifndef KLANG_TESTS_SERIES_REPO_H
 #define KLANG_TESTS_SERIES_REPO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define SERIES_REPO_PATCHES 10
@@ -22,6 +23,10 @@ extern const char *const series_repo_expect_5[SERIES_REPO_PATCHES];
 
 int series_repo_make(struct series_repo *r);
 void series_repo_free(struct series_repo *r);
+/* Run `klang series ARGS`: its exit status, stdout and stderr (caller frees). */
+int series_klang(const char *args, char **out, char **err);
+/* strstr that takes NULL. */
+bool str_has(const char *s, const char *needle);
 /* The contents of file `path` on a revision, or NULL. Caller frees. */
 char *series_repo_cat(const char *repo, const char *rev, const char *path);
 

@@ -15,11 +15,6 @@
 #include "tests/helpers.h"
 #include "tests/series_repo.h"
 
-static bool has(const char *s, const char *needle)
-{
-	return s && strstr(s, needle);
-}
-
 /* Run a shell command; its stdout (caller frees) and exit status. */
 static char *sh(int *rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static char *sh(int *rc, const char *fmt, ...)
@@ -60,14 +55,6 @@ static char *snapshot(const char *repo)
 	return s;
 }
 
-static int klang(const char *args, char **out, char **err)
-{
-	char *cmd = xasprintf("'%s' series %s", test_klang_bin(), args);
-	int rc = test_run(cmd, out, err);
-	free(cmd);
-	return rc;
-}
-
 /* ls-tree of base plus, for each kept patch, its file as the patch wrote it. */
 static char *expected_tree(const struct series_repo *r, const char *const *expect)
 {
@@ -89,15 +76,15 @@ static void test_apply_branch(void)
 	char *before = snapshot(r.repo), *out, *err, *args;
 
 	args = xasprintf("--patchset '%s' --clang 14.0.6 --format tsv --apply k14", r.patchset);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 0);
-	CU_ASSERT(has(err, "created branch k14"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
+	CU_ASSERT(str_has(err, "created branch k14"));
 	free(out), free(err), free(args);
 
 	char *after = snapshot(r.repo);
 	char *tip = sh(NULL, "git -C '%s' rev-parse k14", r.repo);
 	/* identical but for the new branch line */
 	char *line = xasprintf("refs/heads/k14 %s", tip);
-	CU_ASSERT(has(after, line));
+	CU_ASSERT(str_has(after, line));
 	char *pos = strstr(after, line);
 	if (pos) {
 		memmove(pos, pos + strlen(line), strlen(pos + strlen(line)) + 1);
@@ -119,30 +106,30 @@ static void test_apply_branch(void)
 				    "Pat Author <pat@example.org> 1500032400 OBSOLETE: sound: the rule beats the trailer\n");
 	free(got);
 	got = sh(NULL, "git -C '%s' log -1 --format=%%B k14~4", r.repo);
-	CU_ASSERT(has(got, "The issue was fixed in LLVM 5"));
-	CU_ASSERT(has(got, "Change-Id: I0000000000000000000000000000000000000004"));
+	CU_ASSERT(str_has(got, "The issue was fixed in LLVM 5"));
+	CU_ASSERT(str_has(got, "Change-Id: I0000000000000000000000000000000000000004"));
 	free(got);
 	got = sh(NULL, "git -C '%s' reflog show --format=%%gs k14", r.repo);
-	CU_ASSERT(has(got, "klang series --apply: v1.0 + 6 of 10 patches for clang 14.0.6"));
+	CU_ASSERT(str_has(got, "klang series --apply: v1.0 + 6 of 10 patches for clang 14.0.6"));
 	free(got);
 
 	/* refusals: an existing branch; --force on a branch klang did not create */
 	args = xasprintf("--patchset '%s' --clang 5 --apply k14", r.patchset);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 2);
-	CU_ASSERT(has(err, "branch 'k14' exists; klang will not overwrite it"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
+	CU_ASSERT(str_has(err, "branch 'k14' exists; klang will not overwrite it"));
 	free(out), free(err), free(args);
 	args = xasprintf("--patchset '%s' --clang 5 --apply main --force", r.patchset);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 2);
-	CU_ASSERT(has(err, "klang did not create it"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
+	CU_ASSERT(str_has(err, "klang did not create it"));
 	free(out), free(err), free(args);
 	args = xasprintf("--patchset '%s' --clang 5 --apply 'bad..name'", r.patchset);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 2);
-	CU_ASSERT(has(err, "'bad..name' is not a valid branch name"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
+	CU_ASSERT(str_has(err, "'bad..name' is not a valid branch name"));
 	free(out), free(err), free(args);
 
 	/* --force replaces klang's own branch, with the clang 5.0 series */
 	args = xasprintf("--patchset '%s' --clang 5 --apply k14 --force", r.patchset);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 0);
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
 	free(out), free(err), free(args);
 	got = sh(NULL, "git -C '%s' ls-tree -r k14 | sort -k4", r.repo);
 	exp = expected_tree(&r, series_repo_expect_5);
@@ -152,18 +139,18 @@ static void test_apply_branch(void)
 	/* ... but not once the user moved it, nor while it is checked out */
 	free(sh(NULL, "git -C '%s' branch -f k14 main", r.repo));
 	args = xasprintf("--patchset '%s' --clang 5 --apply k14 --force", r.patchset);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 2);
-	CU_ASSERT(has(err, "moved since"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
+	CU_ASSERT(str_has(err, "moved since"));
 	free(out), free(err), free(args);
 	args = xasprintf("--patchset '%s' --clang 5 --apply k5", r.patchset);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 0);
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
 	free(out), free(err);
 	free(sh(NULL, "git -C '%s' checkout -q k5", r.repo));
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 2);
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
 	free(out), free(err), free(args);
 	args = xasprintf("--patchset '%s' --clang 5 --apply k5 --force", r.patchset);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 2);
-	CU_ASSERT(has(err, "branch 'k5' is checked out"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
+	CU_ASSERT(str_has(err, "branch 'k5' is checked out"));
 	free(out), free(err), free(args);
 	free(before);
 	series_repo_free(&r);
@@ -197,12 +184,12 @@ static void test_conflict(void)
 	char *objects = sh(NULL, "git -C '%s' count-objects -v", dir);
 	char *out, *err;
 	char *args = xasprintf("--repo '%s' --base v1.0 --head main --clang 14.0.6 --apply x --format tsv", dir);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 1);
-	CU_ASSERT(has(err, "patch 3 (FROMLIST: build on line four) does not apply"));
-	CU_ASSERT(has(err, "conflict in a.c"));
-	CU_ASSERT(has(err, "dropped patch 1 (HACK: x86: write line four) touched the same files"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 1);
+	CU_ASSERT(str_has(err, "patch 3 (FROMLIST: build on line four) does not apply"));
+	CU_ASSERT(str_has(err, "conflict in a.c"));
+	CU_ASSERT(str_has(err, "dropped patch 1 (HACK: x86: write line four) touched the same lines"));
 	/* warned beforehand, too */
-	CU_ASSERT(has(err, "warning: patch 1 (HACK: x86: write line four): kept patch 3"));
+	CU_ASSERT(str_has(err, "warning: patch 1 (HACK: x86: write line four): kept patch 3"));
 	free(out), free(err);
 	int rc;
 	free(sh(&rc, "git -C '%s' rev-parse --verify -q refs/heads/x", dir));
@@ -215,13 +202,13 @@ static void test_conflict(void)
 	char *edir = xasprintf("%s/export", dir);
 	free(args);
 	args = xasprintf("--repo '%s' --base v1.0 --head main --clang 14.0.6 --export '%s' --as mbox", dir, edir);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 1);
-	CU_ASSERT(has(err, "nothing exported"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 1);
+	CU_ASSERT(str_has(err, "nothing exported"));
 	CU_ASSERT(!file_exists(edir));
 	free(out), free(err), free(args);
 	/* with clang 8 the HACK is kept: no conflict */
 	args = xasprintf("--repo '%s' --base v1.0 --head main --clang 8 --apply x", dir);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 0);
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
 	free(out), free(err), free(args);
 	free(edir);
 	test_rmdir(dir);
@@ -238,11 +225,11 @@ static void test_export(void)
 
 	args = xasprintf("--patchset '%s' --clang 14.0.6 --apply k14 --export '%s' --as mbox",
 			 r.patchset, mbox);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 0);
-	CU_ASSERT(has(err, "wrote 6 files"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
+	CU_ASSERT(str_has(err, "wrote 6 files"));
 	free(out), free(err), free(args);
 	args = xasprintf("--patchset '%s' --clang 14.0.6 --export '%s' --as quilt", r.patchset, quilt);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 0);
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
 	free(out), free(err), free(args);
 
 	char *names = sh(NULL, "cd '%s' && ls", mbox);
@@ -258,13 +245,13 @@ static void test_export(void)
 	free(text), free(series), free(names);
 	char *p = xasprintf("%s/0002-OBSOLETE-crypto-hints-in-the-message.patch", mbox);
 	text = read_file(p, NULL, NULL);
-	CU_ASSERT(has(text, "From: Pat Author <pat@example.org>\n"));
-	CU_ASSERT(has(text, "Date: Fri, 14 Jul 2017 07:40:00 +0200\n"));
-	CU_ASSERT(has(text, "Subject: [PATCH 2/6] OBSOLETE: crypto: hints in the message\n"));
-	CU_ASSERT(has(text, "\nThe issue was fixed in LLVM 5, and clang >= 6.0 builds it fine; clang-14 too.\n"
+	CU_ASSERT(str_has(text, "From: Pat Author <pat@example.org>\n"));
+	CU_ASSERT(str_has(text, "Date: Fri, 14 Jul 2017 07:40:00 +0200\n"));
+	CU_ASSERT(str_has(text, "Subject: [PATCH 2/6] OBSOLETE: crypto: hints in the message\n"));
+	CU_ASSERT(str_has(text, "\nThe issue was fixed in LLVM 5, and clang >= 6.0 builds it fine; clang-14 too.\n"
 			    "\nChange-Id: I0000000000000000000000000000000000000004\n---\n"
 			    " p4.c | 1 +\n 1 file changed, 1 insertion(+)\n"));
-	CU_ASSERT(has(text, "diff --git a/p4.c b/p4.c\n"));
+	CU_ASSERT(str_has(text, "diff --git a/p4.c b/p4.c\n"));
 	CU_ASSERT(str_endswith(text, "\n-- \nklang " KLANG_VERSION "\n\n"));
 	free(text), free(p);
 
@@ -279,7 +266,7 @@ static void test_export(void)
 	char *nl = strchr(am, '\n');
 	CU_ASSERT_FATAL(nl != NULL);
 	CU_ASSERT_EQUAL(strncmp(am, nl + 1, 41), 0);
-	CU_ASSERT(has(am, "Pat Author 1500032400"));
+	CU_ASSERT(str_has(am, "Pat Author 1500032400"));
 	free(am);
 
 	/* quilt push -a on an unpacked base gives the same files */
@@ -295,16 +282,16 @@ static void test_export(void)
 	/* never overwrite: a second export into the same place is refused whole */
 	char *mtime = sh(NULL, "stat -c %%Y.%%s '%s'/*", mbox);
 	args = xasprintf("--patchset '%s' --clang 14.0.6 --export '%s' --as mbox", r.patchset, mbox);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 2);
-	CU_ASSERT(has(err, "0001-UPSTREAM-kbuild-add-a-helper.patch exists; klang will not overwrite it"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
+	CU_ASSERT(str_has(err, "0001-UPSTREAM-kbuild-add-a-helper.patch exists; klang will not overwrite it"));
 	free(out), free(err), free(args);
 	char *mtime2 = sh(NULL, "stat -c %%Y.%%s '%s'/*", mbox);
 	CU_ASSERT_STRING_EQUAL(mtime, mtime2);
 	free(mtime), free(mtime2);
 	char *qs = xasprintf("%s/series", quilt);
 	args = xasprintf("--patchset '%s' --clang 5 --export '%s' --as quilt", r.patchset, quilt);
-	CU_ASSERT_EQUAL(klang(args, &out, &err), 2);
-	CU_ASSERT(has(err, "exists; klang will not overwrite it"));
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
+	CU_ASSERT(str_has(err, "exists; klang will not overwrite it"));
 	free(out), free(err), free(args), free(qs);
 
 	/* exporting wrote nothing into the repository either */

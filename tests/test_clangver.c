@@ -189,6 +189,27 @@ static void test_fake_compilers_on_path(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: klang clang-version"));
 	free(out), free(err), free(cmd);
 
+	/* every vendor format through the CLI, as --cc PATH */
+	static const struct {
+		const char *text, *want;
+	} vendors[] = {
+		{ "Debian clang version 14.0.6", "14.0.6\n" },
+		{ "clang version 19.1.7 (https://github.com/llvm/llvm-project cd708029e0b2)", "19.1.7\n" },
+		{ "Ubuntu clang version 14.0.0-1ubuntu1", "14.0.0\n" },
+		{ "clang version 5.0.0-3~16.04.1 (tags/RELEASE_500/final)", "5.0.0\n" },
+		{ "Android (4691093 based on r316199) clang version 6.0.2 (https://android.googlesource.com/toolchain/clang 183abd29)", "6.0.2\n" },
+		{ "Chromium OS 17.0_pre496208_p20230501-r1 clang version 17.0.0", "17.0.0\n" },
+		{ "Apple clang version 15.0.0 (clang-1500.1.0.2.5)", "Apple 15.0.0\n" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(vendors); i++) {
+		char *name = xasprintf("cc%zu", i);
+		fake_cc(dir2, name, vendors[i].text);
+		cmd = xasprintf("'%s' clang-version --cc '%s/%s'", test_klang_bin(), dir2, name);
+		CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
+		CU_ASSERT_STRING_EQUAL(out, vendors[i].want);
+		free(out), free(err), free(cmd), free(name);
+	}
+
 	free(path);
 	free(old);
 	free(dir2);

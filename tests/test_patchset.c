@@ -39,7 +39,9 @@ static void test_load(void)
 			       "    until_clang: 14.0.6\n"
 			       "  - change_id: I123\n"
 			       "    keep: yes\n"
-			       "    why: needed on arm64\n");
+			       "    why: needed on arm64\n"
+			       "  - subject: '^net: '\n"
+			       "    action: drop\n");
 	struct patchset ps;
 	struct kerr e;
 	CU_ASSERT_EQUAL_FATAL(patchset_load(&ps, path, &e), 0);
@@ -52,7 +54,8 @@ static void test_load(void)
 	CU_ASSERT_EQUAL_FATAL(ps.ntags, 2);
 	CU_ASSERT_STRING_EQUAL(ps.tags[1], "WIP");
 	CU_ASSERT_STRING_EQUAL(ps.fetch_ref, "refs/heads/x");
-	CU_ASSERT_EQUAL_FATAL(ps.nrules, 3);
+	CU_ASSERT_EQUAL_FATAL(ps.nrules, 4);
+	CU_ASSERT_EQUAL(ps.rules[3].fixed, RULE_DROP);
 	CU_ASSERT_EQUAL(ps.rules[0].line, 12);
 	CU_ASSERT_EQUAL(ps.rules[0].col, 5);
 	CU_ASSERT_EQUAL(ps.rules[2].fixed, RULE_KEEP);
@@ -73,6 +76,10 @@ static void test_load(void)
 	p.trailers = &tr;
 	p.ntrailers = 1;
 	CU_ASSERT_PTR_EQUAL(patchset_match(&ps, &p), &ps.rules[2]);
+	p.ntrailers = 0;
+	p.subject = "FROMLIST: net: x";
+	p.title = "net: x"; /* an anchored pattern matches the title too */
+	CU_ASSERT_PTR_EQUAL(patchset_match(&ps, &p), &ps.rules[3]);
 	struct clang_version v;
 	clangver_parse("5.9", &v);
 	CU_ASSERT(!ps_rule_keeps(&ps.rules[1], &v));
@@ -120,6 +127,7 @@ static void test_errors(void)
 		{ "rules: 5\n", "bad.yaml:1:8: 'rules' must be a list" },
 		{ "rules:\n  - 5\n", "bad.yaml:2:5: a rule must be a mapping" },
 		{ "bogus: 1\n", "bad.yaml:1:1: unknown key 'bogus'" },
+		{ "rules:\n  - subject: x\n    action: maybe\n", "bad.yaml:3:13: 'action' must be keep or drop" },
 		{ "tags: ['FOO:']\n", "bad.yaml:1:8: a tag is one word without ':'" },
 		{ "tags: FOO\n", "'tags' must be a list" },
 		{ "- a\n- b\n", "bad.yaml:1:1: a patchset must be a mapping" },

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/apply.h"
 #include "core/gitwrite.h"
 #include "core/series.h"
 #include "tests/helpers.h"
@@ -58,11 +59,6 @@ static const char *dec(const struct series *s, size_t i)
 	return s->items[i].keep ? "keep" : "drop";
 }
 
-static bool has(const char *s, const char *needle)
-{
-	return s && strstr(s, needle);
-}
-
 static void test_decisions(void)
 {
 	struct fixture f;
@@ -75,13 +71,13 @@ static void test_decisions(void)
 		CU_ASSERT_STRING_EQUAL(dec(s, i), series_repo_expect_14[i]);
 	CU_ASSERT_EQUAL(s->kept, 6);
 	CU_ASSERT_EQUAL(s->items[0].source, SRC_TAG);
-	CU_ASSERT(has(s->items[0].reason, "UPSTREAM: not a Clang workaround"));
+	CU_ASSERT(str_has(s->items[0].reason, "tag default: UPSTREAM, not a Clang workaround: kept"));
 	CU_ASSERT_EQUAL(s->items[1].source, SRC_TRAILER);
-	CU_ASSERT(has(s->items[1].reason, "Clang-Fixed: 9: not needed with clang 14.0.6"));
-	CU_ASSERT(has(s->items[2].reason, "Clang-Fixed: 6"));
+	CU_ASSERT(str_has(s->items[1].reason, "Clang-Fixed: 9: not needed with clang 14.0.6"));
+	CU_ASSERT(str_has(s->items[2].reason, "Clang-Fixed: 6"));
 	/* OBSOLETE without a version: kept, flagged, with the message's versions */
 	CU_ASSERT(s->items[3].version_unknown);
-	CU_ASSERT(has(s->items[3].reason, "version unknown"));
+	CU_ASSERT(str_has(s->items[3].reason, "version unknown"));
 	CU_ASSERT_EQUAL_FATAL(s->items[3].nhints, 3);
 	CU_ASSERT_STRING_EQUAL(s->items[3].hints[0].version, "5");
 	CU_ASSERT_STRING_EQUAL(s->items[3].hints[0].text, "fixed in LLVM 5");
@@ -89,13 +85,13 @@ static void test_decisions(void)
 	CU_ASSERT_STRING_EQUAL(s->items[3].hints[2].version, "14");
 	CU_ASSERT(s->items[4].version_unknown);
 	CU_ASSERT_EQUAL(s->items[4].nhints, 0);
-	CU_ASSERT(has(s->items[5].reason, "Clang-Min: 10"));
+	CU_ASSERT(str_has(s->items[5].reason, "Clang-Min: 10"));
 	CU_ASSERT_EQUAL(s->items[6].source, SRC_RULE);
-	CU_ASSERT(has(s->items[6].reason, "rule stack.yaml:6: until_clang 13: not needed with "
+	CU_ASSERT(str_has(s->items[6].reason, "rule stack.yaml:6: until_clang 13: not needed with "
 					  "clang 14.0.6 (fixed by LLVM 13)"));
-	CU_ASSERT(has(s->items[7].reason, "HACK with no Clang bound"));
+	CU_ASSERT(str_has(s->items[7].reason, "HACK with no Clang bound"));
 	CU_ASSERT_EQUAL(s->items[8].source, SRC_RULE);
-	CU_ASSERT(has(s->items[8].reason, "drop"));
+	CU_ASSERT(str_has(s->items[8].reason, "drop"));
 	CU_ASSERT_EQUAL(s->items[9].source, SRC_RULE); /* beats its Clang-Fixed: 4 */
 	for (size_t i = 0; i < s->nitems; i++)
 		CU_ASSERT_PTR_NULL(s->items[i].warning); /* every patch has its own file */
@@ -111,11 +107,15 @@ static void test_decisions(void)
 	CU_ASSERT_EQUAL(c.total.dropped, 4);
 	series_counts_free(&c);
 
+	char *name = apply_branch_name(s);
+	CU_ASSERT_STRING_EQUAL(name, "klang/main-clang-14.0.6");
+	free(name);
+
 	decide(s, "5.0");
 	for (size_t i = 0; i < SERIES_REPO_PATCHES; i++)
 		CU_ASSERT_STRING_EQUAL(dec(s, i), series_repo_expect_5[i]);
-	CU_ASSERT(has(s->items[1].reason, "Clang-Fixed: 9: still needed with clang 5.0"));
-	CU_ASSERT(has(s->items[5].reason, "Clang-Min: 10: clang 5.0 is older"));
+	CU_ASSERT(str_has(s->items[1].reason, "Clang-Fixed: 9: still needed with clang 5.0"));
+	CU_ASSERT(str_has(s->items[5].reason, "Clang-Min: 10: clang 5.0 is older"));
 	close_fixture(&f);
 }
 
@@ -180,8 +180,8 @@ static void test_overrides(void)
 	CU_ASSERT(s->items[0].auto_keep);
 	CU_ASSERT_EQUAL(s->kept, 5);
 	char *text = read_file(path, NULL, &e);
-	CU_ASSERT(has(text, f.r.ids[0]));
-	CU_ASSERT(has(text, "decision: drop"));
+	CU_ASSERT(str_has(text, f.r.ids[0]));
+	CU_ASSERT(str_has(text, "decision: drop"));
 	free(text);
 	/* Override a trailer-dropped patch back to keep, and a "fixed in 5". */
 	CU_ASSERT_EQUAL(series_override(s, 1, OV_KEEP, NULL, &e), 0);
@@ -189,7 +189,7 @@ static void test_overrides(void)
 	clangver_parse("5", &five);
 	CU_ASSERT_EQUAL(series_override(s, 4, OV_UNTIL, &five, &e), 0);
 	CU_ASSERT_STRING_EQUAL(dec(s, 4), "drop");
-	CU_ASSERT(has(s->items[4].reason, "manual override: fixed in 5: not needed with clang 14.0.6"));
+	CU_ASSERT(str_has(s->items[4].reason, "manual override: fixed in 5: not needed with clang 14.0.6"));
 
 	/* A fresh series reads them back. */
 	struct series s2;
@@ -207,7 +207,7 @@ static void test_overrides(void)
 	CU_ASSERT_EQUAL(series_override(&s2, 1, OV_NONE, NULL, &e), 0);
 	CU_ASSERT_EQUAL(series_override(&s2, 4, OV_NONE, NULL, &e), 0);
 	text = read_file(path, NULL, &e);
-	CU_ASSERT(!has(text, "commit:"));
+	CU_ASSERT(!str_has(text, "commit:"));
 	free(text);
 	series_free(&s2);
 
@@ -230,7 +230,7 @@ static void test_overrides(void)
 	/* A broken store is reported with its place. */
 	CU_ASSERT_EQUAL(write_file_atomic(path, "overrides:\n  - decision: maybe\n", 31, &e), 0);
 	CU_ASSERT_EQUAL(series_open(&s2, &f.st, &f.ps, &e), -1);
-	CU_ASSERT(has(e.msg, "overrides.yaml:2:15: decision must be keep or drop"));
+	CU_ASSERT(str_has(e.msg, "overrides.yaml:2:15: decision must be keep or drop"));
 	free(path);
 	close_fixture(&f);
 }
@@ -278,11 +278,11 @@ static void test_needed_by_kept_patch(void)
 	decide(&s, "14");
 	CU_ASSERT_PTR_NULL(s.items[0].warning);
 	CU_ASSERT_EQUAL(s.items[1].needed_by, 3);
-	CU_ASSERT(has(s.items[1].warning, "kept patch 3 (UPSTREAM: builds on line four)"));
-	CU_ASSERT(has(s.items[1].warning, "a.c near line 4"));
+	CU_ASSERT(str_has(s.items[1].warning, "kept patch 3 (UPSTREAM: builds on line four)"));
+	CU_ASSERT(str_has(s.items[1].warning, "a.c near line 4"));
 	/* line 2 of b.c, moved to line 5 by patch 5, is changed by patch 7 (not 6) */
 	CU_ASSERT_EQUAL(s.items[3].needed_by, 7);
-	CU_ASSERT(has(s.items[3].warning, "b.c near line 2"));
+	CU_ASSERT(str_has(s.items[3].warning, "b.c near line 2"));
 	CU_ASSERT(series_touches(&s, 3, "b.c"));
 	CU_ASSERT(!series_touches(&s, 3, "a.c"));
 	decide(&s, "8"); /* everything kept: nothing to warn about */
@@ -294,12 +294,35 @@ static void test_needed_by_kept_patch(void)
 	free(dir);
 }
 
-static int klang(const char *args, char **out, char **err)
+static void test_bad_trailer(void)
 {
-	char *cmd = xasprintf("'%s' series %s", test_klang_bin(), args);
-	int rc = test_run(cmd, out, err);
-	free(cmd);
-	return rc;
+	char *dir = test_tmpdir();
+	git_repository *g;
+	struct kerr e;
+	char id[41];
+	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &g, &e), 0);
+	struct gw_file f[] = { { "a.c", "a\n", 0 } };
+	struct gw_commit c = { .ref = "refs/heads/main", .files = f, .nfiles = 1, .message = "base\n" };
+	gw_commit(g, &c, id, &e);
+	gw_tag(g, "v1.0", "main", &e);
+	struct gw_file f2[] = { { "a.c", "b\n", 0 } };
+	struct gw_commit p = { .ref = "refs/heads/main", .files = f2, .nfiles = 1,
+			       .message = "HACK: x\n\nClang-Fixed: soon\nclang-min: 6\n" };
+	gw_commit(g, &p, id, &e);
+	git_repository_free(g);
+	struct stack st;
+	struct series s;
+	struct stack_opts o = { .repo = dir, .base = "v1.0", .head = "main" };
+	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(series_open(&s, &st, NULL, &e), 0);
+	decide(&s, "5.0.2");
+	CU_ASSERT_STRING_EQUAL(dec(&s, 0), "drop"); /* the trailer key is case-insensitive */
+	CU_ASSERT(str_has(s.items[0].reason, "Clang-Min: 6: clang 5.0.2 is older"));
+	CU_ASSERT(str_has(s.items[0].warning, "trailer 'Clang-Fixed: soon' is not a Clang version"));
+	series_free(&s);
+	stack_free(&st);
+	test_rmdir(dir);
+	free(dir);
 }
 
 static void test_cli_formats(void)
@@ -309,7 +332,7 @@ static void test_cli_formats(void)
 	int rc;
 	char *err, *args = xasprintf("--patchset '%s' --clang 14.0.6 --format tsv", r.patchset);
 	char *out;
-	rc = klang(args, &out, &err);
+	rc = series_klang(args, &out, &err);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_STRING_EQUAL(err, "");
 	CU_ASSERT(str_startswith(out, "index\tcommit\ttags\tdecision\treason\tsubject\n"));
@@ -333,7 +356,7 @@ static void test_cli_formats(void)
 	free(out), free(err), free(args);
 
 	args = xasprintf("--patchset '%s' --clang 5.0 --format json", r.patchset);
-	rc = klang(args, &out, &err);
+	rc = series_klang(args, &out, &err);
 	CU_ASSERT_EQUAL(rc, 0);
 	json_error_t je;
 	json_t *j = json_loads(out, 0, &je);
@@ -357,12 +380,12 @@ static void test_cli_formats(void)
 	/* text, and a manual override from the command line, by Change-Id */
 	args = xasprintf("--patchset '%s' --clang 14 --override I0000000000000000000000000000000000000004=drop",
 			 r.patchset);
-	rc = klang(args, &out, &err);
+	rc = series_klang(args, &out, &err);
 	CU_ASSERT_EQUAL(rc, 0);
-	CU_ASSERT(has(out, "clang 14.0.0 (--clang); v1.0..main in "));
-	CU_ASSERT(has(out, "manual override: drop (automatic: keep)"));
-	CU_ASSERT(has(out, "suggestions: 5 (\"fixed in LLVM 5\")")); /* shown all the same */
-	CU_ASSERT(has(out, "by tag: UPSTREAM 1 kept, 0 dropped"));
+	CU_ASSERT(str_has(out, "clang 14.0.0 (--clang); v1.0..main in "));
+	CU_ASSERT(str_has(out, "manual override: drop (automatic: keep)"));
+	CU_ASSERT(str_has(out, "suggestions: 5 (\"fixed in LLVM 5\")")); /* shown all the same */
+	CU_ASSERT(str_has(out, "by tag: UPSTREAM 1 kept, 0 dropped"));
 	free(out), free(err), free(args);
 
 	/* bad input: exit 2 with a message naming what */
@@ -382,16 +405,16 @@ static void test_cli_formats(void)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		args = xasprintf("--repo '%s' %s", r.repo, bad[i].args);
-		rc = klang(args, &out, &err);
+		rc = series_klang(args, &out, &err);
 		CU_ASSERT_EQUAL(rc, 2);
-		if (!has(err, bad[i].msg))
+		if (!str_has(err, bad[i].msg))
 			fprintf(stderr, "\n%s: got '%s'\n", bad[i].args, err);
-		CU_ASSERT(has(err, bad[i].msg));
+		CU_ASSERT(str_has(err, bad[i].msg));
 		free(out), free(err), free(args);
 	}
-	rc = klang("--help", &out, &err);
+	rc = series_klang("--help", &out, &err);
 	CU_ASSERT_EQUAL(rc, 0);
-	CU_ASSERT(has(out, "usage: klang series"));
+	CU_ASSERT(str_has(out, "usage: klang series"));
 	free(out), free(err);
 	series_repo_free(&r);
 }
@@ -404,5 +427,6 @@ void suite_series(void)
 	CU_add_test(s, "version hints in messages", test_hints);
 	CU_add_test(s, "manual overrides, saved and keyed by Change-Id", test_overrides);
 	CU_add_test(s, "a dropped patch a kept patch needs is flagged", test_needed_by_kept_patch);
+	CU_add_test(s, "a trailer that is not a version is reported", test_bad_trailer);
 	CU_add_test(s, "klang series: tsv, json, text, bad input", test_cli_formats);
 }
