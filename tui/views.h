@@ -1,7 +1,20 @@
-/* The workbench's views and what they offer each other. To add a view:
- * write tui/NAME.c with a `static const struct view_ops` and a
- * `struct view NAME_view = { &NAME_ops }`, declare it here, and bind its view
- * key in tui/main.c (view_bind_key(ACT_VIEW_BUILDS, &builds_view)). */
+/* The workbench's views and what they offer each other.
+ *
+ * To add a view: write tui/NAME.c with a `static const struct view_ops`
+ * (open, draw, title, request, select, grep, status) and a
+ * `struct view NAME_view = { .ops = &NAME_ops }`, declare it here, and bind
+ * its view key in tui/main.c register_views():
+ *     view_bind_key(ACT_VIEW_BUILDS, &builds_view);
+ * A pane that follows another (source under warnings, patch under stack) is
+ * opened with view_open(&source_view, OPEN_SPLIT) and reloaded from the
+ * parent's select() with view_reload(). New actions are one line in
+ * ACTION_LIST (tui/keys.h) plus a "bind SCOPE KEY ACTION" line in
+ * default_keys (tui/keys.c); handle them in the view's request(), or for
+ * actions that are not a view's, with action_set_handler(). Pipes and
+ * timers: loop_watch_fd(), loop_add_timer(), loop_on_child(); cleanup on
+ * quit and on SIGINT/SIGTERM/SIGHUP: loop_on_exit() (tui/loop.h). Messages:
+ * report(), report_error(), prompt_open() (tui/prompt.h). The screen is
+ * redrawn after every event, so a callback only changes state. */
 #ifndef KLANG_TUI_VIEWS_H
 #define KLANG_TUI_VIEWS_H
 
