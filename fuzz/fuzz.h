@@ -1,0 +1,96 @@
+/* Shared by the libFuzzer targets (fuzz/fuzz_NAME.c): the entry point's
+ * name, input helpers and invariant checks. Built two ways: by `make fuzz`,
+ * each target alone with -fsanitize=fuzzer (entry LLVMFuzzerTestOneInput);
+ * and by tests/test_fuzz_replay.c, which #includes every target with
+ * FUZZ_REPLAY defined (entry fuzz_NAME) and replays fuzz/corpus/NAME/ and
+ * fuzz/regressions/NAME/ in the ordinary test build. */
+#ifndef KLANG_FUZZ_FUZZ_H
+#define KLANG_FUZZ_FUZZ_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+#ifdef FUZZ_REPLAY
+#define FUZZ_TARGET(name) int fuzz_##name(const uint8_t *data, size_t size)
+/* Invariants broken while replaying are counted and reported by the test. */
+extern unsigned fuzz_failures;
+#define FUZZ_CHECK(cond)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: fuzz check failed: %s\n",      \
+				__FILE__, __LINE__, #cond);                    \
+			fuzz_failures++;                                       \
+		}                                                              \
+	} while (0)
+#else
+#define FUZZ_TARGET(name)                                                      \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);          \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+#define FUZZ_CHECK(cond)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: fuzz check failed: %s\n",      \
+				__FILE__, __LINE__, #cond);                    \
+			abort();                                               \
+		}                                                              \
+	} while (0)
+#endif
+
+/* The input as a NUL-terminated string (embedded NULs cut it short, as
+ * they do for every C string klang reads). Caller frees. */
+static inline char *fuzz_str(const uint8_t *data, size_t size)
+{
+	return xstrndup((const char *)data, size);
+}
+
+/* The input as a file, for loaders that take a path: an in-memory file
+ * (memfd) reused across runs, named /proc/self/fd/N. */
+static inline const char *fuzz_file(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	static char path[64];
+	if (fd < 0) {
+		fd = memfd_create("fuzz-input", MFD_CLOEXEC);
+		if (fd < 0) {
+			perror("memfd_create");
+			abort();
+		}
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	if (ftruncate(fd, 0) < 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size)) {
+		perror("fuzz input");
+		abort();
+	}
+	return path;
+}
+
+/* A fresh directory on tmpfs (/dev/shm when there is one) for targets that
+ * write state files. A fuzzing process keeps it (and the caller keeps the
+ * string) for its whole life; the replay test removes it. */
+#ifdef FUZZ_REPLAY
+extern void fuzz_replay_made(const char *dir); /* the replay test removes it */
+#else
+static inline void fuzz_replay_made(const char *dir)
+{
+	(void)dir;
+}
+#endif
+static inline char *fuzz_tmpdir(void)
+{
+	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	char *t = xasprintf("%s/klang-test-fuzz-XXXXXX", base);
+	if (!mkdtemp(t)) {
+		perror("mkdtemp");
+		abort();
+	}
+	fuzz_replay_made(t);
+	return t;
+}
+
+#endif
