@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -176,7 +177,7 @@ static void test_corrupt_moved_aside(void)
 	CU_ASSERT_EQUAL(unlink(path), 0);
 	CU_ASSERT_EQUAL(mkdir(path, 0755), 0);
 	CU_ASSERT_EQUAL(state_load(path, parse_lines, &l, &e), -1);
-	CU_ASSERT(strstr(e.msg, "is a directory"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "is a directory"));
 	CU_ASSERT(is_dir(path));
 	free(c1);
 	free(c2);
