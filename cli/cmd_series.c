@@ -297,6 +297,10 @@ int cmd_series(int argc, char **argv)
 			rc = do_apply(&s, &a);
 		if (rc == EXIT_OK && a.export_dir)
 			rc = do_export(&s, &a);
+		if (fflush(stdout) != 0 || ferror(stdout)) { /* a full disk, a closed pipe */
+			warnx_("series: cannot write the output");
+			rc = rc == EXIT_OK ? EXIT_FOUND : rc;
+		}
 	}
 	series_free(&s);
 out_stack:

@@ -288,8 +288,12 @@ int cmd_stack(int argc, char **argv)
 		print_json(stdout, &st);
 	else
 		print_text(stdout, &st);
+	if (st.npatches == 0 && fmt == FMT_TEXT)
+		warnx_("stack: no patches in %s..%s%s", st.base_ref, st.head_ref,
+		       mask ? " with those tags" : "");
 	stack_free(&st);
-	if (fflush(stdout) != 0) {
+	/* an earlier flush may have failed already (a full disk): ferror */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warnx_("stack: cannot write the output");
 		return EXIT_FOUND;
 	}

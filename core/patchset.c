@@ -12,6 +12,8 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include "core/yamldoc.h"
+
 struct loader {
 	yaml_document_t doc;
 	const char *path;
@@ -271,9 +273,7 @@ int patchset_load(struct patchset *ps, const char *path, struct kerr *e)
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	int rc;
 	if (!yaml_parser_load(&parser, &l.doc)) {
-		rc = kerr_set(e, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
-			      parser.problem_mark.column + 1,
-			      parser.problem ? parser.problem : "malformed YAML");
+		rc = yamldoc_parse_error(e, path, &parser, text, len);
 		yaml_parser_delete(&parser);
 		free(text);
 		return rc;

@@ -18,6 +18,7 @@
 #include <yaml.h>
 
 #include "core/lockfile.h"
+#include "core/yamldoc.h"
 
 static int node_err(const char *path, const yaml_node_t *n, const char *what, struct kerr *e)
 {
@@ -103,9 +104,7 @@ static int parse_list(void *data, const char *path, const char *text, size_t len
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	int rc = 0;
 	if (!yaml_parser_load(&parser, &doc)) {
-		kerr_set(e, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
-			 parser.problem_mark.column + 1,
-			 parser.problem ? parser.problem : "malformed YAML");
+		yamldoc_parse_error(e, path, &parser, text, len);
 		yaml_parser_delete(&parser);
 		return STATE_CORRUPT;
 	}

@@ -10,5 +10,9 @@
 /* Load the first document of `path`; `label` names the file in messages
  * (NULL = path). The caller yaml_document_delete()s it. -1 with a message. */
 int yamldoc_load(yaml_document_t *doc, const char *path, const char *label, struct kerr *e);
+/* The parser's error as "LABEL:LINE:COL: problem context"; bad bytes (NUL,
+ * invalid UTF-8) are placed by their offset in `text`. Returns -1. */
+int yamldoc_parse_error(struct kerr *e, const char *label, const yaml_parser_t *p, const char *text,
+			size_t len);
 
 #endif
