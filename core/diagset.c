@@ -1,0 +1,489 @@
+/* The diagnostic store: an arena for strings, an intern table for paths and
+ * flags, and a hash table that folds equal diagnostics into one with all its
+ * occurrences. Memory grows with distinct diagnostics, never with log size. */
+#include "core/diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_BLOCK (256 * 1024)
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, cap;
+	char data[];
+};
+
+/* A diagnostic with the private bookkeeping the set needs. */
+struct entry {
+	struct diag d;
+	uint64_t hash;
+	size_t tus_cap;
+};
+
+struct diag_set {
+	struct arena_block *arena;
+	/* intern table: open addressing, power of two */
+	const char **istr;
+	uint64_t *ihash;
+	size_t icap, icount;
+	/* diagnostics and their dedup table */
+	struct entry **items;
+	size_t n, cap;
+	struct entry **table;
+	size_t tcap;
+	/* (diagnostic, translation unit) pairs already recorded */
+	struct tu_pair {
+		const struct entry *e;
+		const char *tu;
+	} *pairs;
+	size_t pcap, pcount;
+};
+
+static inline uint64_t mix(uint64_t a, uint64_t b)
+{
+	__extension__ typedef unsigned __int128 u128;
+	u128 r = (u128)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+uint64_t diag_hash(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char *s = p;
+	uint64_t h = seed ^ 0x9e3779b97f4a7c15ull ^ ((uint64_t)n * 0xff51afd7ed558ccdull);
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = mix(h ^ w, 0xa0761d6478bd642full);
+		s += 8;
+		n -= 8;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	return mix(h ^ w ^ 0xe7037ed1a0b428dbull, 0x8ebc6af09c88c6e3ull);
+}
+
+static uint64_t hash_str(const char *s, uint64_t seed)
+{
+	return s ? diag_hash(s, strlen(s), seed) : seed * 31 + 7;
+}
+
+static void *arena_alloc(struct diag_set *s, size_t n)
+{
+	n = (n + 7) & ~(size_t)7;
+	struct arena_block *b = s->arena;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+		b = xmalloc(sizeof(*b) + cap);
+		b->cap = cap;
+		b->used = 0;
+		if (n > ARENA_BLOCK / 4 && s->arena) {
+			/* a big one-off: keep filling the current block */
+			b->next = s->arena->next;
+			s->arena->next = b;
+		} else {
+			b->next = s->arena;
+			s->arena = b;
+		}
+	}
+	void *p = b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+char *diag_set_strndup(struct diag_set *s, const char *str, size_t len)
+{
+	char *p = arena_alloc(s, len + 1);
+	memcpy(p, str, len);
+	p[len] = '\0';
+	return p;
+}
+
+static const char *sdup(struct diag_set *s, const char *str)
+{
+	return str ? diag_set_strndup(s, str, strlen(str)) : NULL;
+}
+
+static void intern_grow(struct diag_set *s)
+{
+	size_t ncap = s->icap ? s->icap * 2 : 1024;
+	const char **nstr = xcalloc(ncap, sizeof(*nstr));
+	uint64_t *nhash = xcalloc(ncap, sizeof(*nhash));
+	for (size_t i = 0; i < s->icap; i++) {
+		if (!s->istr[i])
+			continue;
+		size_t j = s->ihash[i] & (ncap - 1);
+		while (nstr[j])
+			j = (j + 1) & (ncap - 1);
+		nstr[j] = s->istr[i];
+		nhash[j] = s->ihash[i];
+	}
+	free(s->istr);
+	free(s->ihash);
+	s->istr = nstr;
+	s->ihash = nhash;
+	s->icap = ncap;
+}
+
+const char *diag_set_intern(struct diag_set *s, const char *str, size_t len)
+{
+	if (!str)
+		return NULL;
+	if ((s->icount + 1) * 2 > s->icap)
+		intern_grow(s);
+	uint64_t h = diag_hash(str, len, 1);
+	size_t j = h & (s->icap - 1);
+	for (; s->istr[j]; j = (j + 1) & (s->icap - 1))
+		if (s->ihash[j] == h && !strncmp(s->istr[j], str, len) && !s->istr[j][len])
+			return s->istr[j];
+	s->istr[j] = diag_set_strndup(s, str, len);
+	s->ihash[j] = h;
+	s->icount++;
+	return s->istr[j];
+}
+
+static const char *intern(struct diag_set *s, const char *str)
+{
+	return str ? diag_set_intern(s, str, strlen(str)) : NULL;
+}
+
+struct diag_set *diag_set_new(void)
+{
+	return xcalloc(1, sizeof(struct diag_set));
+}
+
+void diag_set_free(struct diag_set *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		free(s->items[i]->d.tus);
+	while (s->arena) {
+		struct arena_block *b = s->arena;
+		s->arena = b->next;
+		free(b);
+	}
+	free(s->istr);
+	free(s->ihash);
+	free(s->items);
+	free(s->table);
+	free(s->pairs);
+	free(s);
+}
+
+size_t diag_set_size(const struct diag_set *s)
+{
+	return s->n;
+}
+
+struct diag *diag_set_get(const struct diag_set *s, size_t i)
+{
+	return i < s->n ? &s->items[i]->d : NULL;
+}
+
+static uint64_t loc_hash(const struct diag_loc *l, uint64_t h)
+{
+	return hash_str(l->file, h ^ ((uint64_t)l->line << 20 ^ l->col));
+}
+
+static uint64_t key_hash(const struct diag *d)
+{
+	uint64_t h = hash_str(d->message, d->cc);
+	h = loc_hash(&d->loc, h);
+	h = loc_hash(&d->spell, h);
+	h = hash_str(d->flag, h);
+	return hash_str(d->arch, h);
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool loc_eq(const struct diag_loc *a, const struct diag_loc *b)
+{
+	return a->line == b->line && a->col == b->col && str_eq(a->file, b->file);
+}
+
+static bool key_eq(const struct diag *a, const struct diag *b)
+{
+	return a->cc == b->cc && loc_eq(&a->loc, &b->loc) && loc_eq(&a->spell, &b->spell) &&
+	       str_eq(a->flag, b->flag) && str_eq(a->arch, b->arch) &&
+	       str_eq(a->message, b->message);
+}
+
+static void table_put(struct entry **table, size_t cap, struct entry *e)
+{
+	size_t j = e->hash & (cap - 1);
+	while (table[j])
+		j = (j + 1) & (cap - 1);
+	table[j] = e;
+}
+
+static void table_grow(struct diag_set *s)
+{
+	size_t ncap = s->tcap ? s->tcap * 2 : 1024;
+	struct entry **nt = xcalloc(ncap, sizeof(*nt));
+	for (size_t i = 0; i < s->n; i++)
+		table_put(nt, ncap, s->items[i]);
+	free(s->table);
+	s->table = nt;
+	s->tcap = ncap;
+}
+
+static uint64_t pair_hash(const struct entry *e, const char *tu)
+{
+	return mix((uint64_t)(uintptr_t)e ^ 0x12345, (uint64_t)(uintptr_t)tu | 1);
+}
+
+/* Record that `tu` reported `e`; false if it was already recorded. */
+static bool pair_add(struct diag_set *s, const struct entry *e, const char *tu)
+{
+	if ((s->pcount + 1) * 2 > s->pcap) {
+		size_t ncap = s->pcap ? s->pcap * 2 : 1024;
+		struct tu_pair *np = xcalloc(ncap, sizeof(*np));
+		for (size_t i = 0; i < s->pcap; i++) {
+			if (!s->pairs[i].e)
+				continue;
+			size_t j = pair_hash(s->pairs[i].e, s->pairs[i].tu) & (ncap - 1);
+			while (np[j].e)
+				j = (j + 1) & (ncap - 1);
+			np[j] = s->pairs[i];
+		}
+		free(s->pairs);
+		s->pairs = np;
+		s->pcap = ncap;
+	}
+	size_t j = pair_hash(e, tu) & (s->pcap - 1);
+	for (; s->pairs[j].e; j = (j + 1) & (s->pcap - 1))
+		if (s->pairs[j].e == e && s->pairs[j].tu == tu)
+			return false;
+	s->pairs[j].e = e;
+	s->pairs[j].tu = tu;
+	s->pcount++;
+	return true;
+}
+
+static void add_tus(struct diag_set *s, struct entry *e, const char *const *tus, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *tu = intern(s, tus[i]);
+		if (!tu || !pair_add(s, e, tu))
+			continue;
+		ALLOC_GROW(e->d.tus, e->d.ntus + 1, e->tus_cap);
+		e->d.tus[e->d.ntus++] = tu;
+	}
+}
+
+static void copy_loc(struct diag_set *s, struct diag_loc *dst, const struct diag_loc *src)
+{
+	dst->file = src->file ? intern(s, src->file) : "";
+	dst->line = src->line;
+	dst->col = src->col;
+}
+
+static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_t h)
+{
+	struct entry *e = arena_alloc(s, sizeof(*e));
+	memset(e, 0, sizeof(*e));
+	e->hash = h;
+	struct diag *n = &e->d;
+	n->kind = d->kind;
+	n->cc = d->cc;
+	n->arch = d->arch ? intern(s, d->arch) : "";
+	n->log = intern(s, d->log);
+	copy_loc(s, &n->loc, &d->loc);
+	copy_loc(s, &n->spell, &d->spell);
+	n->flag = d->flag ? intern(s, d->flag) : "";
+	n->message = d->message ? sdup(s, d->message) : "";
+	n->function = intern(s, d->function);
+	n->source = sdup(s, d->source);
+	n->fixit = sdup(s, d->fixit);
+	n->werror = d->werror;
+	if (d->nnotes) {
+		n->notes = arena_alloc(s, d->nnotes * sizeof(*n->notes));
+		for (size_t i = 0; i < d->nnotes; i++) {
+			const struct diag_note *a = &d->notes[i];
+			struct diag_note *b = &n->notes[i];
+			b->kind = a->kind;
+			copy_loc(s, &b->loc, &a->loc);
+			b->msg = a->msg ? sdup(s, a->msg) : "";
+			b->macro = intern(s, a->macro);
+			b->source = sdup(s, a->source);
+		}
+	}
+	n->nnotes = d->nnotes;
+	n->nmacros = d->nmacros;
+	if (d->nincludes) {
+		n->includes = arena_alloc(s, d->nincludes * sizeof(*n->includes));
+		for (size_t i = 0; i < d->nincludes; i++)
+			copy_loc(s, &n->includes[i], &d->includes[i]);
+	}
+	n->nincludes = d->nincludes;
+	n->family = intern(s, d->family);
+	n->group = intern(s, d->group);
+	n->subgroup = intern(s, d->subgroup);
+	n->triage_note = sdup(s, d->triage_note);
+	n->side = d->side;
+	n->base = d->base;
+	n->status = d->status;
+	n->fingerprint = diag_fingerprint(n);
+	return e;
+}
+
+struct diag *diag_set_add(struct diag_set *s, const struct diag *d)
+{
+	if ((s->n + 1) * 2 > s->tcap)
+		table_grow(s);
+	uint64_t h = key_hash(d);
+	size_t j = h & (s->tcap - 1);
+	struct entry *e;
+	for (; (e = s->table[j]); j = (j + 1) & (s->tcap - 1))
+		if (e->hash == h && key_eq(&e->d, d))
+			break;
+	if (!e) {
+		e = entry_new(s, d, h);
+		s->table[j] = e;
+		ALLOC_GROW(s->items, s->n + 1, s->cap);
+		e->d.index = s->n;
+		s->items[s->n++] = e;
+	} else if (d->kind == DIAG_ERROR) {
+		e->d.kind = DIAG_ERROR;
+	}
+	e->d.occurrences += d->occurrences ? d->occurrences : 1;
+	add_tus(s, e, d->tus, d->ntus);
+	return &e->d;
+}
+
+static int strcmp0(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const struct diag *a = &(*(struct entry *const *)pa)->d;
+	const struct diag *b = &(*(struct entry *const *)pb)->d;
+	int c = strcmp0(a->loc.file, b->loc.file);
+	if (c)
+		return c;
+	if (a->loc.line != b->loc.line)
+		return a->loc.line < b->loc.line ? -1 : 1;
+	if (a->loc.col != b->loc.col)
+		return a->loc.col < b->loc.col ? -1 : 1;
+	if ((c = strcmp0(a->flag, b->flag)) || (c = strcmp0(a->message, b->message)))
+		return c;
+	if (a->cc != b->cc)
+		return a->cc < b->cc ? -1 : 1;
+	if ((c = strcmp0(a->arch, b->arch)))
+		return c;
+	if ((c = strcmp0(a->spell.file, b->spell.file)))
+		return c;
+	if (a->spell.line != b->spell.line)
+		return a->spell.line < b->spell.line ? -1 : 1;
+	return a->spell.col < b->spell.col ? -1 : a->spell.col > b->spell.col;
+}
+
+void diag_set_sort(struct diag_set *s)
+{
+	if (s->n)
+		qsort(s->items, s->n, sizeof(*s->items), cmp_entry);
+	for (size_t i = 0; i < s->n; i++)
+		s->items[i]->d.index = i;
+}
+
+void diag_set_totals(const struct diag_set *s, struct diag_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < s->n; i++) {
+		const struct diag *d = &s->items[i]->d;
+		if (d->kind == DIAG_ERROR) {
+			t->errors += d->occurrences;
+			t->distinct_errors++;
+		} else {
+			t->warnings += d->occurrences;
+			t->distinct_warnings++;
+		}
+	}
+}
+
+/* Message with numbers masked: a digit run that does not continue an
+ * identifier (so l2_id stays l2_id, but [12] and 1040 become #). */
+static uint64_t hash_masked(const char *m, uint64_t h)
+{
+	char buf[512];
+	size_t n = 0;
+	for (const char *p = m; *p; p++) {
+		char prev = p > m ? p[-1] : ' ';
+		bool ident = prev == '_' || ((prev | 0x20) >= 'a' && (prev | 0x20) <= 'z') ||
+			     (prev >= '0' && prev <= '9');
+		if (*p >= '0' && *p <= '9' && !ident) {
+			while (p[1] && (strchr("0123456789abcdefABCDEFxX.", p[1])))
+				p++;
+			buf[n++] = '#';
+		} else {
+			buf[n++] = *p;
+		}
+		if (n == sizeof(buf)) {
+			h = diag_hash(buf, n, h);
+			n = 0;
+		}
+	}
+	return diag_hash(buf, n, h);
+}
+
+/* Source text with runs of white space folded (gcc and clang expand tabs differently). */
+static uint64_t hash_code(const char *src, uint64_t h)
+{
+	char buf[512];
+	size_t n = 0;
+	for (const char *p = src ? src : ""; *p; p++) {
+		if (*p == ' ' || *p == '\t') {
+			while (p[1] == ' ' || p[1] == '\t')
+				p++;
+			if (!n || !p[1])
+				continue;
+			buf[n++] = ' ';
+		} else {
+			buf[n++] = *p;
+		}
+		if (n == sizeof(buf)) {
+			h = diag_hash(buf, n, h);
+			n = 0;
+		}
+	}
+	return diag_hash(buf, n, h);
+}
+
+uint64_t diag_fingerprint(const struct diag *d)
+{
+	uint64_t h = hash_str(d->loc.file, 0x6b6c616e67ull);
+	h = hash_str(d->flag, h);
+	h = hash_masked(d->message ? d->message : "", h);
+	h = hash_code(d->source, h);
+	if (!loc_eq(&d->loc, &d->spell))
+		h = hash_str(d->spell.file, h);
+	return h;
+}
+
+const char *diag_kind_name(enum diag_kind k)
+{
+	return k == DIAG_ERROR ? "error" : "warning";
+}
+
+const char *diag_cc_name(enum diag_cc c)
+{
+	return c == DIAG_CC_GCC ? "gcc" : c == DIAG_CC_CLANG ? "clang" : "unknown";
+}
+
+const char *diag_side_name(enum diag_side s)
+{
+	static const char *names[] = { "-", "clang-only", "gcc-only", "both" };
+	return names[s];
+}
+
+const char *diag_base_name(enum diag_base b)
+{
+	static const char *names[] = { "-", "new", "fixed", "outstanding" };
+	return names[b];
+}
