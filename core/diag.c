@@ -177,7 +177,7 @@ static void commit(struct diag_parser *p)
 
 /* The include chain printed before a diagnostic or note: hand it over
  * (translation unit first) and remember it as the current context. */
-static void take_includes(struct diag_parser *p, const char *file, bool attach)
+static void take_includes(struct diag_parser *p, const char *file, size_t filelen, bool attach)
 {
 	if (!p->nnext) {
 		p->istate = I_NONE;
@@ -185,7 +185,7 @@ static void take_includes(struct diag_parser *p, const char *file, bool attach)
 	}
 	size_t tu = p->imulti ? p->nnext - 1 : 0;
 	sb_reset(&p->sticky_file);
-	sb_adds(&p->sticky_file, file);
+	sb_add(&p->sticky_file, file, filelen);
 	sb_reset(&p->sticky_tu);
 	sb_adds(&p->sticky_tu, p->ib.buf + p->next[tu].file);
 	if (attach) {
@@ -219,7 +219,7 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	if (flag)
 		p->flag = pb_add(&p->pb, flag, flaglen);
 	const char *file = p->pb.buf + p->spell.file;
-	take_includes(p, file, true);
+	take_includes(p, file, l->pathlen, true);
 	if (p->nincs)
 		p->tu = p->incs[0].file;
 	else if (l->line && p->sticky_file.len && !strcmp(p->sticky_file.buf, file))
@@ -241,57 +241,24 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 
 static void add_note(struct diag_parser *p, const struct lex_diag *l)
 {
-	take_includes(p, "", false);
+	take_includes(p, l->path, l->pathlen, false);
 	if (!p->have)
 		return;
-	enum diag_note_kind k = DIAG_NOTE_PLAIN;
-	const char *m = l->msg;
-	size_t n = l->msglen, skip = 0;
-	static const struct {
-		const char *text;
-		enum diag_note_kind kind;
-		bool gcc;
-	} forms[] = {
-		{ "in expansion of macro ", DIAG_NOTE_IN_EXPANSION, true },
-		{ "in definition of macro ", DIAG_NOTE_IN_DEFINITION, true },
-		{ "expanded from macro ", DIAG_NOTE_EXPANDED_FROM, false },
-		{ "expanded from here", DIAG_NOTE_EXPANDED_HERE, false },
-		{ "(skipping ", DIAG_NOTE_EXPANDED_FROM, false },
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
-		size_t fl = strlen(forms[i].text);
-		if (n >= fl && !memcmp(m, forms[i].text, fl)) {
-			k = forms[i].kind;
-			skip = fl;
-			if (forms[i].gcc)
-				p->gcc_votes++;
-			else
-				p->clang_votes++;
-			break;
-		}
-	}
+	const char *m = l->msg, *macro;
+	size_t n = l->msglen, macrolen;
+	enum diag_note_kind k = lex_note_kind(m, n, &macro, &macrolen);
+	if (k == DIAG_NOTE_IN_EXPANSION || k == DIAG_NOTE_IN_DEFINITION)
+		p->gcc_votes++;
+	else if (k != DIAG_NOTE_PLAIN)
+		p->clang_votes++;
 	ALLOC_GROW(p->notes, p->nnotes + 1, p->ncap);
 	struct pnote *note = &p->notes[p->nnotes];
 	note->kind = k;
 	note->loc = (struct ploc){ pb_add(&p->pb, l->path, l->pathlen), l->line, l->col };
 	note->msg = pb_add(&p->pb, m, n);
-	note->macro = note->source = NONE;
-	if (k == DIAG_NOTE_IN_EXPANSION || k == DIAG_NOTE_IN_DEFINITION || k == DIAG_NOTE_EXPANDED_FROM) {
-		/* the name between the quotes */
-		const char *a = m + skip, *e = m + n;
-		size_t al = (size_t)(e - a);
-		if (al >= 2 && *a == '\'') {
-			a++, al -= 2;
-		} else if (al >= 6 && (unsigned char)*a == 0xe2) {
-			a += 3, al -= 6;
-		} else {
-			al = 0;
-		}
-		if (al)
-			note->macro = pb_add(&p->pb, a, al);
-	}
-	bool macro = k != DIAG_NOTE_PLAIN;
-	if (macro && p->nmacros == p->nnotes) {
+	note->source = NONE;
+	note->macro = macro ? pb_add(&p->pb, macro, macrolen) : NONE;
+	if (k != DIAG_NOTE_PLAIN && p->nmacros == p->nnotes) {
 		p->nmacros++;
 		if (k == DIAG_NOTE_IN_EXPANSION)
 			p->site_note = p->nnotes;
@@ -476,7 +443,6 @@ static void special_line(struct diag_parser *p, const char *s, size_t n)
 	} else if (n > 2 && s[0] == '[' && s[1] == '{') {
 		commit(p);
 		diag_gcc_json_line(p, s, n);
-		p->gcc_votes++;
 	} else {
 		echo_line(p, s, n);
 	}
@@ -621,6 +587,14 @@ void diag_parser_add(struct diag_parser *p, const struct diag *d)
 	else
 		p->counts.warnings++;
 	diag_set_add(p->raw, d);
+}
+
+void diag_parser_vote(struct diag_parser *p, enum diag_cc cc)
+{
+	if (cc == DIAG_CC_GCC)
+		p->gcc_votes += 100;
+	else if (cc == DIAG_CC_CLANG)
+		p->clang_votes += 100;
 }
 
 static void parser_free(struct diag_parser *p)

@@ -102,6 +102,9 @@ void diag_set_totals(const struct diag_set *s, struct diag_totals *t);
 
 /* A fast 64-bit hash of bytes. */
 uint64_t diag_hash(const void *p, size_t n, uint64_t seed);
+/* Message with numbers masked: a digit run that does not continue an
+ * identifier becomes '#' (l2_id stays, [12] and 1040 become [#] and #). */
+void diag_mask_numbers(const char *msg, struct strbuf *out);
 /* Triage identity that survives unrelated edits: file, flag, message with
  * numbers masked, and the text of the echoed source line(s). */
 uint64_t diag_fingerprint(const struct diag *d);
@@ -141,6 +144,8 @@ enum diag_cc diag_parser_finish(struct diag_parser *p, struct diag_set *into);
 /* Add a diagnostic read from structured input (GCC JSON, SARIF) as if it
  * had been parsed from the log: its paths are normalised on finish. */
 void diag_parser_add(struct diag_parser *p, const struct diag *d);
+/* Evidence of the compiler, from structured input that names it. */
+void diag_parser_vote(struct diag_parser *p, enum diag_cc cc);
 
 /* Normalise a set read with raw paths into `into`: paths made relative to
  * the source root (detected when src_root is NULL) and the build dirs,

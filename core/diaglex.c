@@ -212,6 +212,38 @@ void lex_split_flag(struct lex_diag *d)
 		d->msglen = open - 1;
 }
 
+enum diag_note_kind lex_note_kind(const char *m, size_t n, const char **macro, size_t *macrolen)
+{
+	static const struct {
+		const char *text;
+		enum diag_note_kind kind;
+	} forms[] = {
+		{ "in expansion of macro ", DIAG_NOTE_IN_EXPANSION },
+		{ "in definition of macro ", DIAG_NOTE_IN_DEFINITION },
+		{ "expanded from macro ", DIAG_NOTE_EXPANDED_FROM },
+		{ "expanded from here", DIAG_NOTE_EXPANDED_HERE },
+		{ "(skipping ", DIAG_NOTE_EXPANDED_FROM },
+	};
+	*macro = NULL;
+	*macrolen = 0;
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		size_t fl = strlen(forms[i].text);
+		if (n < fl || memcmp(m, forms[i].text, fl))
+			continue;
+		if (m[0] != '(' && forms[i].kind != DIAG_NOTE_EXPANDED_HERE) {
+			/* the name between ASCII or gcc's UTF-8 quotes */
+			const char *a = m + fl;
+			size_t al = n - fl;
+			if (al >= 2 && *a == '\'')
+				*macro = a + 1, *macrolen = al - 2;
+			else if (al >= 6 && (unsigned char)*a == 0xe2)
+				*macro = a + 3, *macrolen = al - 6;
+		}
+		return forms[i].kind;
+	}
+	return DIAG_NOTE_PLAIN;
+}
+
 bool lex_is_progress(const char *s, size_t n)
 {
 	if (n < 5 || s[0] != ' ' || s[1] != ' ' || !is_upper(s[2]))

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/diag.h"
 #include "core/util.h"
 
 enum lex_kind {
@@ -39,6 +40,10 @@ struct lex_diag {
 bool lex_diag_line(const char *s, size_t n, struct lex_diag *d);
 /* Split "message [-Wflag]" (also [-Werror,-Wflag], [-Werror=flag], [-Wflag=]). */
 void lex_split_flag(struct lex_diag *d);
+
+/* The kind of a note from its message; *macro gets the macro name (quotes
+ * stripped) for the macro kinds, else NULL. */
+enum diag_note_kind lex_note_kind(const char *m, size_t n, const char **macro, size_t *macrolen);
 
 /* Kbuild's quiet progress lines: "  CC      kernel/fork.o". */
 bool lex_is_progress(const char *s, size_t n);

@@ -407,29 +407,29 @@ void diag_set_totals(const struct diag_set *s, struct diag_totals *t)
 	}
 }
 
-/* Message with numbers masked: a digit run that does not continue an
- * identifier (so l2_id stays l2_id, but [12] and 1040 become #). */
-static uint64_t hash_masked(const char *m, uint64_t h)
+void diag_mask_numbers(const char *m, struct strbuf *out)
 {
-	char buf[512];
-	size_t n = 0;
 	for (const char *p = m; *p; p++) {
 		char prev = p > m ? p[-1] : ' ';
 		bool ident = prev == '_' || ((prev | 0x20) >= 'a' && (prev | 0x20) <= 'z') ||
 			     (prev >= '0' && prev <= '9');
 		if (*p >= '0' && *p <= '9' && !ident) {
-			while (p[1] && (strchr("0123456789abcdefABCDEFxX.", p[1])))
+			while (p[1] && strchr("0123456789abcdefABCDEFxX.", p[1]))
 				p++;
-			buf[n++] = '#';
+			sb_addc(out, '#');
 		} else {
-			buf[n++] = *p;
-		}
-		if (n == sizeof(buf)) {
-			h = diag_hash(buf, n, h);
-			n = 0;
+			sb_addc(out, *p);
 		}
 	}
-	return diag_hash(buf, n, h);
+}
+
+static uint64_t hash_masked(const char *m, uint64_t h)
+{
+	struct strbuf sb = STRBUF_INIT;
+	diag_mask_numbers(m, &sb);
+	h = diag_hash(sb_str(&sb), sb.len, h);
+	sb_free(&sb);
+	return h;
 }
 
 /* Source text with runs of white space folded (gcc and clang expand tabs differently). */
