@@ -9,11 +9,17 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "core/diaglex.h"
+#include "core/diagnorm.h"
 #include "core/sarif.h"
+#include "core/strmap.h"
 
 #define MAX_LINE (8u << 20) /* longer lines are cut (the rest is dropped) */
+#define ROOT_AFTER 64	    /* distinct diagnostics read before the source root is decided */
 #define NONE ((size_t)-1)
 
 struct ploc {
@@ -32,7 +38,18 @@ enum inc_state { I_NONE, I_GCC, I_CLANG };
 
 struct diag_parser {
 	struct diag_parser_opts o;
-	struct diag_set *raw;
+	/* Diagnostics go to `raw` (paths as printed) until the source root is
+	 * known, then straight to `out` through the path cache. */
+	struct diag_set *raw, *out;
+	char *root;
+	struct strmap paths, flags; /* as printed -> normalised, interned in out */
+	struct strbuf last_raw;
+	const char *last_norm;
+	struct strbuf mb, tb;	    /* cleaned text */
+	struct diag_note *nnotes_buf;
+	size_t nnotes_cap;
+	struct diag_loc *nincs_buf;
+	size_t nincs_cap;
 	struct strbuf part, clean;
 	bool part_over;
 	struct diag_counts counts;
@@ -78,8 +95,10 @@ struct diag_parser {
 static size_t pb_add(struct strbuf *b, const char *s, size_t n)
 {
 	size_t off = b->len;
-	sb_add(b, s, n);
-	sb_addc(b, '\0');
+	sb_grow(b, n + 1);
+	memcpy(b->buf + off, s, n);
+	b->buf[off + n] = '\0';
+	b->len += n + 1;
 	return off;
 }
 
@@ -97,7 +116,11 @@ struct diag_parser *diag_parser_new(const struct diag_parser_opts *opts)
 	p->o.src_root = p->o.src_root ? xstrdup(p->o.src_root) : NULL;
 	p->o.build_dir = p->o.build_dir ? xstrdup(p->o.build_dir) : NULL;
 	p->o.log_name = p->o.log_name ? xstrdup(p->o.log_name) : NULL;
-	p->raw = diag_set_new();
+	p->out = diag_set_new();
+	if (p->o.src_root)
+		p->root = xstrdup(p->o.src_root);
+	else
+		p->raw = diag_set_new();
 	p->echo_note = NONE;
 	return p;
 }
@@ -117,6 +140,135 @@ static bool is_unit(const char *f)
 		if (!strcmp(dot, exts[i]))
 			return true;
 	return false;
+}
+
+static const char *const *build_dirs(const struct diag_parser *p, size_t *n)
+{
+	*n = p->o.build_dir ? 1 : p->ndirs;
+	return p->o.build_dir ? &p->o.build_dir : (const char *const *)p->dirs;
+}
+
+static void decide_root(struct diag_parser *p)
+{
+	if (!p->raw)
+		return;
+	size_t nb;
+	const char *const *b = build_dirs(p, &nb);
+	p->root = diagnorm_root(p->raw, b, nb);
+	diag_normalize_into(p->raw, p->out, p->root, b, nb);
+	diag_set_free(p->raw);
+	p->raw = NULL;
+}
+
+static const char *npath(struct diag_parser *p, const char *raw)
+{
+	if (!raw)
+		return NULL;
+	/* warnings come in runs from one file */
+	if (p->last_raw.len && !strcmp(p->last_raw.buf, raw))
+		return p->last_norm;
+	const char *v = strmap_get(&p->paths, raw);
+	if (!v) {
+		size_t nb;
+		const char *const *b = build_dirs(p, &nb);
+		v = diagnorm_path(p->out, raw, p->root, b, nb);
+		strmap_put(&p->paths, raw, (void *)v);
+	}
+	sb_reset(&p->last_raw);
+	sb_adds(&p->last_raw, raw);
+	return p->last_norm = v;
+}
+
+static const char *nflag(struct diag_parser *p, const char *raw)
+{
+	const char *v = strmap_get(&p->flags, raw ? raw : "");
+	if (!v) {
+		struct strbuf sb = STRBUF_INIT;
+		lex_text(raw ? raw : "", raw ? strlen(raw) : 0, &sb);
+		v = diag_set_intern(p->out, sb_str(&sb), sb.len);
+		sb_free(&sb);
+		strmap_put(&p->flags, raw ? raw : "", (void *)v);
+	}
+	return v;
+}
+
+static size_t tb_text(struct strbuf *b, const char *s)
+{
+	if (!s)
+		return NONE;
+	size_t off = b->len;
+	lex_text(s, strlen(s), b);
+	sb_addc(b, '\0');
+	return off;
+}
+
+/* A diagnostic with paths as printed, into the normalised set: a repeat
+ * costs a path lookup, a cleaned message and a hash probe; only a new one
+ * has its notes, chains and source lines normalised and copied. */
+static void emit_norm(struct diag_parser *p, const struct diag *r)
+{
+	struct diag d = *r;
+	d.cc = DIAG_CC_UNKNOWN;
+	d.arch = diag_set_intern(p->out, "", 0);
+	d.spell.file = npath(p, r->spell.file ? r->spell.file : "");
+	d.loc.file = r->loc.file == r->spell.file ? d.spell.file : npath(p, r->loc.file ? r->loc.file : "");
+	d.flag = nflag(p, r->flag);
+	sb_reset(&p->mb);
+	lex_text(r->message ? r->message : "", r->message ? strlen(r->message) : 0, &p->mb);
+	d.message = sb_str(&p->mb);
+	const char *tus[1] = { !r->ntus ? NULL : r->tus[0] == r->spell.file ? d.spell.file : npath(p, r->tus[0]) };
+	uint64_t h;
+	struct diag *e = diag_set_find(p->out, &d, &h);
+	if (e) {
+		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, tus[0] ? 1 : 0);
+		return;
+	}
+	struct strbuf *tb = &p->tb;
+	sb_reset(tb);
+	size_t of = tb_text(tb, r->function), os = tb_text(tb, r->source), ox = tb_text(tb, r->fixit);
+	ALLOC_GROW(p->nnotes_buf, r->nnotes + 1, p->nnotes_cap);
+	size_t *offs = xmalloc((3 * r->nnotes + 1) * sizeof(*offs));
+	for (size_t i = 0; i < r->nnotes; i++) {
+		offs[3 * i] = tb_text(tb, r->notes[i].msg);
+		offs[3 * i + 1] = tb_text(tb, r->notes[i].macro);
+		offs[3 * i + 2] = tb_text(tb, r->notes[i].source);
+	}
+	d.function = pb_str(tb, of);
+	d.source = pb_str(tb, os);
+	d.fixit = pb_str(tb, ox);
+	for (size_t i = 0; i < r->nnotes; i++) {
+		struct diag_note *n = &p->nnotes_buf[i];
+		*n = r->notes[i];
+		n->loc.file = npath(p, r->notes[i].loc.file ? r->notes[i].loc.file : "");
+		n->msg = pb_str(tb, offs[3 * i]);
+		n->macro = pb_str(tb, offs[3 * i + 1]);
+		n->source = pb_str(tb, offs[3 * i + 2]);
+	}
+	free(offs);
+	d.notes = p->nnotes_buf;
+	ALLOC_GROW(p->nincs_buf, r->nincludes + 1, p->nincs_cap);
+	for (size_t i = 0; i < r->nincludes; i++) {
+		p->nincs_buf[i] = r->includes[i];
+		p->nincs_buf[i].file = npath(p, r->includes[i].file);
+	}
+	d.includes = p->nincs_buf;
+	d.tus = tus;
+	d.ntus = tus[0] ? 1 : 0;
+	diag_set_insert(p->out, &d, h);
+}
+
+static void emit(struct diag_parser *p, const struct diag *in)
+{
+	struct diag d = *in;
+	d.cc = DIAG_CC_UNKNOWN; /* both are known on finish */
+	d.arch = NULL;
+	if (!p->raw) {
+		emit_norm(p, &d);
+		return;
+	}
+	diag_set_add(p->raw, &d);
+	if (diag_set_size(p->raw) >= ROOT_AFTER)
+		decide_root(p);
 }
 
 static void commit(struct diag_parser *p)
@@ -145,8 +297,6 @@ static void commit(struct diag_parser *p)
 	d.function = pb_str(b, p->func);
 	d.fixit = pb_str(b, p->fixit);
 	d.log = p->o.log_name;
-	d.cc = p->o.cc;
-	d.arch = p->o.arch;
 	ALLOC_GROW(p->tmpnotes, p->nnotes, p->tmpcap);
 	for (size_t i = 0; i < p->nnotes; i++) {
 		const struct pnote *n = &p->notes[i];
@@ -172,7 +322,7 @@ static void commit(struct diag_parser *p)
 	d.occurrences = 1;
 	if (p->o.on_diag)
 		p->o.on_diag(&d, p->o.ctx);
-	diag_set_add(p->raw, &d);
+	emit(p, &d);
 }
 
 /* The include chain printed before a diagnostic or note: hand it over
@@ -390,7 +540,7 @@ static void tool_line(struct diag_parser *p, struct lex_diag *l, enum diag_kind 
 	start_diag(p, l, kind, flag, flaglen);
 }
 
-static void special_line(struct diag_parser *p, const char *s, size_t n)
+static bool special_line(struct diag_parser *p, const char *s, size_t n)
 {
 	struct lex_diag l = { 0 };
 	if (n > 17 && (!memcmp(s, "WARNING: modpost: ", 18) || !memcmp(s, "ERROR: modpost: ", 16))) {
@@ -425,7 +575,10 @@ static void special_line(struct diag_parser *p, const char *s, size_t n)
 	} else if (n > 30 && !memcmp(s, "make", 4) && memmem(s, n, ": Entering directory ", 21)) {
 		const char *q = memmem(s, n, ": Entering directory ", 21) + 21;
 		size_t ql = n - (size_t)(q - s);
-		if (ql > 2) {
+		bool seen = ql <= 2;
+		for (size_t i = 0; i < p->ndirs && !seen; i++)
+			seen = strlen(p->dirs[i]) == ql - 2 && !memcmp(p->dirs[i], q + 1, ql - 2);
+		if (!seen) {
 			ALLOC_GROW(p->dirs, p->ndirs + 1, p->dcap);
 			p->dirs[p->ndirs++] = xstrndup(q + 1, ql - 2);
 		}
@@ -444,41 +597,40 @@ static void special_line(struct diag_parser *p, const char *s, size_t n)
 		commit(p);
 		diag_gcc_json_line(p, s, n);
 	} else {
-		echo_line(p, s, n);
+		return false;
 	}
+	return true;
 }
 
-static void line_structured(struct diag_parser *p, const char *s, size_t n)
+static bool line_structured(struct diag_parser *p, const char *s, size_t n)
 {
 	struct lex_diag l;
 	if (s[0] == 'I' && n > 22 && !memcmp(s, "In file included from ", 22)) {
 		include_line(p, s + 22, n - 22, false);
-		return;
+		return true;
 	}
 	if (s[0] >= '0' && s[0] <= '9' && lex_is_generated(s, n)) {
 		p->clang_votes++;
 		p->echo = E_NONE;
-		return;
+		return true;
 	}
-	if (!lex_diag_line(s, n, &l)) {
-		special_line(p, s, n);
-		return;
-	}
+	if (!lex_diag_line(s, n, &l))
+		return special_line(p, s, n);
 	switch (l.kind) {
 	case LEX_CONTEXT:
 		context_line(p, &l);
-		return;
+		return true;
 	case LEX_NOTE:
 		add_note(p, &l);
-		return;
+		return true;
 	case LEX_AS_WARNING:
 	case LEX_AS_ERROR:
 		start_diag(p, &l, l.kind == LEX_AS_ERROR ? DIAG_ERROR : DIAG_WARNING, "as", 2);
-		return;
+		return true;
 	case LEX_LD_ERROR:
 		start_diag(p, &l, DIAG_ERROR, "ld", 2);
 		p->echo = E_NONE;
-		return;
+		return true;
 	default:
 		break;
 	}
@@ -500,35 +652,25 @@ static void line_structured(struct diag_parser *p, const char *s, size_t n)
 	}
 	if (!l.line) {
 		tool_line(p, &l, kind);
-		return;
+		return true;
 	}
 	if (!flag && !l.col && kind == DIAG_WARNING)
 		flag = "kernel-doc", flaglen = 10;
 	start_diag(p, &l, kind, flag, flaglen);
+	return true;
 }
 
-static void process_line(struct diag_parser *p, const char *s, size_t n)
+/* One line, by its first byte: lines that start with a blank matter only
+ * right after a diagnostic (echo, caret, fix-it) or inside gcc's include
+ * chain, so most of a log (Kbuild's progress, source boxes) is skipped at
+ * once. Colours, carriage returns and NULs are cleaned only where a line
+ * would otherwise not parse. */
+static void dispatch(struct diag_parser *p, const char *s, size_t n, bool cleaned)
 {
-	p->counts.lines++;
-	if (n && s[n - 1] == '\r')
-		n--;
-	if (!n || lex_is_progress(s, n))
-		return;
-	if (lex_needs_clean(s, n)) {
-		lex_clean(s, n, &p->clean);
-		s = p->clean.buf;
-		n = p->clean.len;
-		if (!n || lex_is_progress(s, n))
+	unsigned char c = (unsigned char)s[0];
+	if (c == ' ' || c == '\t') {
+		if ((p->echo == E_NONE && p->istate != I_GCC) || lex_is_progress(s, n))
 			return;
-	}
-	if ((s[0] >= '0' && s[0] <= '9') || s[0] == 'B' || s[0] == '[') {
-		size_t k = lex_prefix_len(s, n);
-		s += k;
-		n -= k;
-		if (!n || lex_is_progress(s, n))
-			return;
-	}
-	if (s[0] == ' ' || s[0] == '\t') {
 		if (p->istate == I_GCC) {
 			size_t i = 0;
 			while (i < n && s[i] == ' ')
@@ -541,7 +683,80 @@ static void process_line(struct diag_parser *p, const char *s, size_t n)
 		echo_line(p, s, n);
 		return;
 	}
-	line_structured(p, s, n);
+	if (!cleaned && (c < 0x20 || c == 0x7f))
+		goto clean;
+	if (c == '^' || c == '~') { /* a caret line */
+		echo_line(p, s, n);
+		return;
+	}
+	if ((c >= '0' && c <= '9') || c == 'B' || c == '[') {
+		size_t k = lex_prefix_len(s, n);
+		if (k) {
+			if (k < n)
+				dispatch(p, s + k, n - k, cleaned);
+			return;
+		}
+	}
+	if (line_structured(p, s, n))
+		return;
+	/* a line that does not parse may hide a diagnostic behind colours or a
+	 * carriage return; right after a diagnostic it is its source line */
+	if (!cleaned && p->echo == E_NONE && lex_needs_clean(s, n))
+		goto clean;
+	echo_line(p, s, n);
+	return;
+clean:
+	lex_clean(s, n, &p->clean);
+	if (p->clean.len)
+		dispatch(p, p->clean.buf, p->clean.len, true);
+}
+
+static void process_line(struct diag_parser *p, const char *s, size_t n)
+{
+	p->counts.lines++;
+	if (n && s[n - 1] == '\r')
+		n--;
+	if (n)
+		dispatch(p, s, n, false);
+}
+
+static inline void line_at(struct diag_parser *p, const char *start, const char *nl)
+{
+	size_t n = (size_t)(nl - start);
+	process_line(p, start, n < MAX_LINE ? n : MAX_LINE);
+}
+
+/* Process the complete lines of [buf, end); returns the start of the
+ * unfinished last one. With SSE2 the newlines of 64 bytes are found at once
+ * (most lines are short, so a memchr call per line costs more than the scan). */
+static const char *split_lines(struct diag_parser *p, const char *buf, const char *end)
+{
+	const char *start = buf;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	const char *s = buf;
+	for (; end - s >= 64; s += 64) {
+		uint64_t m = 0;
+		for (int k = 0; k < 4; k++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * k));
+			m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) << (16 * k);
+		}
+		while (m) {
+			const char *at = s + __builtin_ctzll(m);
+			line_at(p, start, at);
+			start = at + 1;
+			m &= m - 1;
+		}
+	}
+	buf = s;
+#endif
+	for (;;) {
+		const char *at = memchr(buf, '\n', (size_t)(end - buf));
+		if (!at)
+			return start;
+		line_at(p, start, at);
+		start = buf = at + 1;
+	}
 }
 
 void diag_parser_feed(struct diag_parser *p, const char *buf, size_t len)
@@ -562,20 +777,14 @@ void diag_parser_feed(struct diag_parser *p, const char *buf, size_t len)
 		p->part_over = false;
 		buf = nl + 1;
 	}
-	while (buf < end) {
-		const char *nl = memchr(buf, '\n', (size_t)(end - buf));
-		if (!nl) {
-			size_t take = (size_t)(end - buf);
-			if (take > MAX_LINE) {
-				take = MAX_LINE;
-				p->part_over = true;
-			}
-			sb_add(&p->part, buf, take);
-			break;
+	buf = split_lines(p, buf, end);
+	if (buf < end) {
+		size_t take = (size_t)(end - buf);
+		if (take > MAX_LINE) {
+			take = MAX_LINE;
+			p->part_over = true;
 		}
-		size_t n = (size_t)(nl - buf);
-		process_line(p, buf, n < MAX_LINE ? n : MAX_LINE);
-		buf = nl + 1;
+		sb_add(&p->part, buf, take);
 	}
 }
 
@@ -586,7 +795,7 @@ void diag_parser_add(struct diag_parser *p, const struct diag *d)
 		p->counts.errors++;
 	else
 		p->counts.warnings++;
-	diag_set_add(p->raw, d);
+	emit(p, d);
 }
 
 void diag_parser_vote(struct diag_parser *p, enum diag_cc cc)
@@ -600,6 +809,15 @@ void diag_parser_vote(struct diag_parser *p, enum diag_cc cc)
 static void parser_free(struct diag_parser *p)
 {
 	diag_set_free(p->raw);
+	diag_set_free(p->out);
+	free(p->root);
+	strmap_free(&p->paths);
+	sb_free(&p->last_raw);
+	strmap_free(&p->flags);
+	sb_free(&p->mb);
+	sb_free(&p->tb);
+	free(p->nnotes_buf);
+	free(p->nincs_buf);
 	sb_free(&p->part);
 	sb_free(&p->clean);
 	sb_free(&p->pb);
@@ -628,13 +846,15 @@ enum diag_cc diag_parser_finish(struct diag_parser *p, struct diag_set *into)
 	if (p->part.len)
 		process_line(p, p->part.buf, p->part.len);
 	commit(p);
+	decide_root(p);
 	enum diag_cc cc = p->o.cc;
 	if (cc == DIAG_CC_UNKNOWN && (p->gcc_votes || p->clang_votes))
 		cc = p->gcc_votes >= p->clang_votes ? DIAG_CC_GCC : DIAG_CC_CLANG;
+	char *arch = p->o.arch ? xstrdup(p->o.arch) : diagnorm_arch(p->out);
+	diag_set_relabel(p->out, cc, arch ? arch : "");
+	free(arch);
 	if (into)
-		diag_normalize_into(p->raw, into, cc, p->o.arch, p->o.src_root,
-				    p->o.build_dir ? &p->o.build_dir : (const char **)p->dirs,
-				    p->o.build_dir ? 1 : p->ndirs);
+		diag_set_merge(into, p->out);
 	parser_free(p);
 	return cc;
 }

@@ -89,8 +89,22 @@ struct diag *diag_set_get(const struct diag_set *s, size_t i);
  * (same compiler, arch, location, spelling, flag and message): occurrences
  * add up, translation units are joined. Returns the stored diagnostic. */
 struct diag *diag_set_add(struct diag_set *s, const struct diag *d);
+/* The parts of diag_set_add, for callers whose key strings (files, flag,
+ * arch) are already interned in the set: find (sets *hash), bump an
+ * existing diagnostic (occurrences, units), or insert a new one. */
+struct diag *diag_set_find(struct diag_set *s, const struct diag *key, uint64_t *hash);
+void diag_set_bump(struct diag_set *s, struct diag *d, enum diag_kind kind, unsigned occurrences,
+		   const char *const *tus, size_t ntus);
+struct diag *diag_set_insert(struct diag_set *s, const struct diag *d, uint64_t hash);
+/* Set the compiler and arch of every diagnostic (a parser knows them last). */
+void diag_set_relabel(struct diag_set *s, enum diag_cc cc, const char *arch);
+/* Move everything of `from` into `into` (taken whole when `into` is empty). */
+void diag_set_merge(struct diag_set *into, struct diag_set *from);
 /* Sort by file, line, column, flag; reassigns index. */
 void diag_set_sort(struct diag_set *s);
+/* The same order for any list of diagnostics (NULL files not allowed). */
+void diag_sort(struct diag **rows, size_t n);
+int diag_cmp(const struct diag *a, const struct diag *b);
 /* Strings that live as long as the set. */
 const char *diag_set_intern(struct diag_set *s, const char *str, size_t len);
 char *diag_set_strndup(struct diag_set *s, const char *str, size_t len);
@@ -146,14 +160,6 @@ enum diag_cc diag_parser_finish(struct diag_parser *p, struct diag_set *into);
 void diag_parser_add(struct diag_parser *p, const struct diag *d);
 /* Evidence of the compiler, from structured input that names it. */
 void diag_parser_vote(struct diag_parser *p, enum diag_cc cc);
-
-/* Normalise a set read with raw paths into `into`: paths made relative to
- * the source root (detected when src_root is NULL) and the build dirs,
- * compiler and arch set (arch detected from arch/<name>/ when NULL), text
- * cleaned (ASCII quotes, valid UTF-8). */
-void diag_normalize_into(const struct diag_set *raw, struct diag_set *into, enum diag_cc cc,
-			 const char *arch, const char *src_root, const char *const *build_dirs,
-			 size_t nbuild);
 
 /* Parse a whole file (a log, GCC JSON lines or SARIF) into `into`.
  * "-" is stdin. Returns 0, or -1 with a message. */

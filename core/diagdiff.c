@@ -121,10 +121,15 @@ const char *diag_family(const struct diag_families *f, const char *flag, struct 
 void diag_families_apply(const struct diag_families *f, struct diag_set *s)
 {
 	struct strbuf tmp = STRBUF_INIT;
+	const char *last_flag = NULL, *last_family = NULL; /* flags are interned and few */
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		struct diag *d = diag_set_get(s, i);
-		const char *fam = diag_family(f, d->flag, &tmp);
-		d->family = diag_set_intern(s, fam, strlen(fam));
+		if (d->flag != last_flag || !last_family) {
+			const char *fam = diag_family(f, d->flag, &tmp);
+			last_family = diag_set_intern(s, fam, strlen(fam));
+			last_flag = d->flag;
+		}
+		d->family = last_family;
 	}
 	sb_free(&tmp);
 }
@@ -141,27 +146,9 @@ static void add_row(struct diag_diff *out, size_t *cap, struct diag *d)
 	out->rows[out->n++] = d;
 }
 
-static int cmp_row(const void *pa, const void *pb)
-{
-	const struct diag *a = *(struct diag *const *)pa, *b = *(struct diag *const *)pb;
-	int c = strcmp(a->loc.file, b->loc.file);
-	if (c)
-		return c;
-	if (a->loc.line != b->loc.line)
-		return a->loc.line < b->loc.line ? -1 : 1;
-	if (a->loc.col != b->loc.col)
-		return a->loc.col < b->loc.col ? -1 : 1;
-	if ((c = strcmp(a->flag, b->flag)) || (c = strcmp(a->message, b->message)))
-		return c;
-	if ((c = strcmp(a->arch, b->arch)))
-		return c;
-	return a->cc < b->cc ? -1 : a->cc > b->cc;
-}
-
 static void sort_rows(struct diag_diff *out)
 {
-	if (out->n)
-		qsort(out->rows, out->n, sizeof(*out->rows), cmp_row);
+	diag_sort(out->rows, out->n);
 }
 
 /* The match key: arch, outermost site and family; a diagnostic without a

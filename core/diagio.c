@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +14,36 @@
 #include "core/sarif.h"
 
 #define CHUNK (1u << 20)
+#define WINDOW (8u << 20)
+
+/* A regular file is mapped a window at a time (no copy, and the pages are
+ * let go as soon as they are parsed, so memory does not grow with the file). */
+static bool feed_mapped(struct diag_parser *p, int fd, bool *json, struct strbuf *whole)
+{
+	struct stat st;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return false;
+	size_t size = (size_t)st.st_size;
+	for (size_t off = 0; off < size; off += WINDOW) {
+		size_t len = size - off < WINDOW ? size - off : WINDOW;
+		char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, (off_t)off);
+		if (m == MAP_FAILED)
+			return off == 0 ? false : true;
+		madvise(m, len, MADV_SEQUENTIAL | MADV_WILLNEED);
+		if (off == 0) {
+			size_t i = 0;
+			while (i < len && strchr(" \t\r\n", m[i]))
+				i++;
+			*json = i < len && m[i] == '{';
+		}
+		if (*json)
+			sb_add(whole, m, len);
+		else
+			diag_parser_feed(p, m, len);
+		munmap(m, len);
+	}
+	return true;
+}
 
 static ssize_t read_full(int fd, char *buf, size_t n)
 {
@@ -51,7 +83,8 @@ int diag_parse_file(struct diag_set *into, const char *path, const struct diag_p
 	bool first = true, json = false;
 	struct strbuf whole = STRBUF_INIT;
 	int rc = 0;
-	for (;;) {
+	bool mapped = !is_stdin && feed_mapped(p, fd, &json, &whole);
+	while (!mapped) {
 		ssize_t n = read_full(fd, buf, CHUNK);
 		if (n < 0) {
 			rc = kerr_set(e, "%s: %s", path, strerror(errno));

@@ -40,27 +40,42 @@ static size_t parse_uint(const char *s, size_t n, size_t i, unsigned *out)
 /* " warning: " and friends at s; sets *len to what to skip. */
 static enum lex_kind kind_at(const char *s, size_t n, size_t *len)
 {
-	static const struct {
-		const char *text;
-		enum lex_kind kind;
-	} kinds[] = {
-		{ " warning: ", LEX_WARNING },	 { " error: ", LEX_ERROR },
-		{ " note: ", LEX_NOTE },	 { " fatal error: ", LEX_ERROR },
-		{ " Warning: ", LEX_AS_WARNING }, { " Error: ", LEX_AS_ERROR },
-		{ " Fatal error: ", LEX_AS_ERROR },
-	};
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (has_prefix(s, n, kinds[i].text)) {
-			*len = strlen(kinds[i].text);
-			return kinds[i].kind;
-		}
+#define K(text, kind)                                                          \
+	if (n >= sizeof(text) - 1 && !memcmp(s, text, sizeof(text) - 1)) {   \
+		*len = sizeof(text) - 1;                                       \
+		return kind;                                                   \
 	}
-	/* a message may be empty: "warning:" at the end of the line */
-	if (n == 9 && !memcmp(s, " warning:", 9)) {
-		*len = 9;
-		return LEX_WARNING;
+	if (n < 7 || s[0] != ' ')
+		return LEX_NONE;
+	switch (s[1]) {
+	case 'w':
+		K(" warning: ", LEX_WARNING);
+		if (n == 9 && !memcmp(s, " warning:", 9)) { /* an empty message */
+			*len = 9;
+			return LEX_WARNING;
+		}
+		break;
+	case 'e':
+		K(" error: ", LEX_ERROR);
+		break;
+	case 'n':
+		K(" note: ", LEX_NOTE);
+		break;
+	case 'f':
+		K(" fatal error: ", LEX_ERROR);
+		break;
+	case 'W':
+		K(" Warning: ", LEX_AS_WARNING);
+		break;
+	case 'E':
+		K(" Error: ", LEX_AS_ERROR);
+		break;
+	case 'F':
+		K(" Fatal error: ", LEX_AS_ERROR);
+		break;
 	}
 	return LEX_NONE;
+#undef K
 }
 
 static bool is_quote(const char *s, size_t n, size_t i, bool open, size_t *len)
@@ -292,14 +307,9 @@ bool lex_gcc_box(const char *s, size_t n, const char **text, size_t *textlen)
 
 bool lex_is_caret(const char *s, size_t n)
 {
-	bool mark = false;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '^' || s[i] == '~')
-			mark = true;
-		else if (s[i] != ' ' && s[i] != '\t')
-			return false;
-	}
-	return mark;
+	/* blanks, then marks: looking at both ends is enough and costs nothing */
+	return n && (s[0] == ' ' || s[0] == '\t' || s[0] == '^' || s[0] == '~') &&
+	       (s[n - 1] == '^' || s[n - 1] == '~');
 }
 
 bool lex_is_generated(const char *s, size_t n)
@@ -436,8 +446,16 @@ void lex_text(const char *s, size_t n, struct strbuf *out)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && u[j] >= 0x20 && u[j] < 0x80)
+			j++;
+		if (j > i) { /* printable ASCII, the common case, in one copy */
+			sb_add(out, s + i, j - i);
+			i = j;
+			continue;
+		}
 		if (u[i] < 0x80) {
-			sb_addc(out, u[i] < 0x20 && u[i] != '\t' ? ' ' : (char)u[i]);
+			sb_addc(out, u[i] == '\t' ? '\t' : ' ');
 			i++;
 			continue;
 		}
@@ -455,6 +473,8 @@ void lex_text(const char *s, size_t n, struct strbuf *out)
 			i += l;
 		}
 	}
+	if (!out->buf)
+		sb_grow(out, 1);
 }
 
 char *diag_normalize_path(const char *path, const char *root, const char *build)

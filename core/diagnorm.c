@@ -95,7 +95,7 @@ static bool ends_in_arch(const char *path, size_t len)
 	return i >= 6 && !strncmp(path + i - 6, "/arch/", 6);
 }
 
-static char *detect_root(const struct pathmap *seen, const char *const *builds, size_t nb)
+static char *detect_root_paths(const struct pathmap *seen, const char *const *builds, size_t nb)
 {
 	struct cand *c = NULL;
 	size_t nc = 0, cap = 0;
@@ -144,12 +144,12 @@ static char *detect_root(const struct pathmap *seen, const char *const *builds, 
 	return root;
 }
 
-static char *detect_arch(const struct pathmap *norm)
+static char *detect_arch_paths(const struct pathmap *seen)
 {
 	struct cand *c = NULL;
 	size_t nc = 0, cap = 0;
-	for (size_t i = 0; i < norm->cap; i++) {
-		const char *p = norm->vals[i];
+	for (size_t i = 0; i < seen->cap; i++) {
+		const char *p = seen->keys[i];
 		if (!p || strncmp(p, "arch/", 5))
 			continue;
 		const char *e = strchr(p + 5, '/');
@@ -178,6 +178,69 @@ static char *detect_arch(const struct pathmap *norm)
 	return arch;
 }
 
+/* Every distinct path a set mentions (its strings are interned: one per pointer). */
+static void collect_set(const struct diag_set *s, struct pathmap *seen, size_t *maxn,
+			size_t *maxi, size_t *maxt)
+{
+	for (size_t i = 0; i < diag_set_size(s); i++) {
+		const struct diag *d = diag_set_get(s, i);
+		collect(seen, d->loc.file);
+		collect(seen, d->spell.file);
+		for (size_t k = 0; k < d->nincludes; k++)
+			collect(seen, d->includes[k].file);
+		for (size_t k = 0; k < d->nnotes; k++)
+			collect(seen, d->notes[k].loc.file);
+		for (size_t k = 0; k < d->ntus; k++)
+			collect(seen, d->tus[k]);
+		if (maxn) {
+			*maxn = d->nnotes > *maxn ? d->nnotes : *maxn;
+			*maxi = d->nincludes > *maxi ? d->nincludes : *maxi;
+			*maxt = d->ntus > *maxt ? d->ntus : *maxt;
+		}
+	}
+}
+
+char *diagnorm_root(const struct diag_set *raw, const char *const *builds, size_t nb)
+{
+	struct pathmap seen = { 0 };
+	collect_set(raw, &seen, NULL, NULL, NULL);
+	char *root = detect_root_paths(&seen, builds, nb);
+	free(seen.keys);
+	free(seen.vals);
+	return root;
+}
+
+char *diagnorm_arch(const struct diag_set *s)
+{
+	struct pathmap seen = { 0 };
+	collect_set(s, &seen, NULL, NULL, NULL);
+	char *arch = detect_arch_paths(&seen);
+	free(seen.keys);
+	free(seen.vals);
+	return arch;
+}
+
+const char *diagnorm_path(struct diag_set *into, const char *raw, const char *root,
+			  const char *const *builds, size_t nb)
+{
+	char *n;
+	if (!*raw || raw[0] == '<' || raw[0] == '{') {
+		n = xstrdup(raw);
+	} else {
+		const char *build = NULL;
+		for (size_t b = 0; b < nb && !build; b++)
+			if (under(raw, builds[b]))
+				build = builds[b];
+		n = diag_normalize_path(raw, root, build);
+	}
+	struct strbuf sb = STRBUF_INIT;
+	lex_text(n, strlen(n), &sb);
+	const char *v = diag_set_intern(into, sb_str(&sb), sb.len);
+	sb_free(&sb);
+	free(n);
+	return v;
+}
+
 struct norm_ctx {
 	struct pathmap paths; /* raw path -> normalised, interned in `into` */
 	struct diag_set *into;
@@ -191,24 +254,10 @@ static const char *norm_path(struct norm_ctx *x, const char *raw)
 	if (!raw)
 		return NULL;
 	const char *v = map_get(&x->paths, raw);
-	if (v)
-		return v;
-	char *n;
-	if (!*raw || raw[0] == '<' || raw[0] == '{') {
-		n = xstrdup(raw);
-	} else {
-		const char *build = NULL;
-		for (size_t b = 0; b < x->nb && !build; b++)
-			if (under(raw, x->builds[b]))
-				build = x->builds[b];
-		n = diag_normalize_path(raw, x->root, build);
+	if (!v) {
+		v = diagnorm_path(x->into, raw, x->root, x->builds, x->nb);
+		map_put(&x->paths, raw, v);
 	}
-	struct strbuf sb = STRBUF_INIT;
-	lex_text(n, strlen(n), &sb);
-	v = diag_set_intern(x->into, sb_str(&sb), sb.len);
-	sb_free(&sb);
-	free(n);
-	map_put(&x->paths, raw, v);
 	return v;
 }
 
@@ -227,30 +276,28 @@ static const char *at(const struct strbuf *b, size_t off)
 	return off == (size_t)-1 ? NULL : b->buf + off;
 }
 
-static void norm_one(struct norm_ctx *x, const struct diag *r, enum diag_cc cc, const char *arch,
-		     struct strbuf *tb, struct diag_note *notes, struct diag_loc *incs,
-		     const char **tus)
+static void norm_one(struct norm_ctx *x, const struct diag *r, struct strbuf *tb,
+		     struct diag_note *notes, struct diag_loc *incs, const char **tus, size_t *offs)
 {
 	struct diag d = *r;
 	sb_reset(tb);
 	size_t om = text_off(tb, r->message), of = text_off(tb, r->function);
-	size_t os = text_off(tb, r->source), ox = text_off(tb, r->fixit);
-	size_t *nm = xmalloc((2 * r->nnotes + 1) * sizeof(size_t));
+	size_t os = text_off(tb, r->source), ox = text_off(tb, r->fixit), ofl = text_off(tb, r->flag);
 	for (size_t i = 0; i < r->nnotes; i++) {
-		nm[2 * i] = text_off(tb, r->notes[i].msg);
-		nm[2 * i + 1] = text_off(tb, r->notes[i].source);
+		offs[2 * i] = text_off(tb, r->notes[i].msg);
+		offs[2 * i + 1] = text_off(tb, r->notes[i].source);
 	}
 	d.message = at(tb, om);
 	d.function = at(tb, of);
 	d.source = at(tb, os);
 	d.fixit = at(tb, ox);
+	d.flag = at(tb, ofl);
 	for (size_t i = 0; i < r->nnotes; i++) {
 		notes[i] = r->notes[i];
 		notes[i].loc.file = norm_path(x, r->notes[i].loc.file);
-		notes[i].msg = at(tb, nm[2 * i]);
-		notes[i].source = at(tb, nm[2 * i + 1]);
+		notes[i].msg = at(tb, offs[2 * i]);
+		notes[i].source = at(tb, offs[2 * i + 1]);
 	}
-	free(nm);
 	d.notes = notes;
 	for (size_t i = 0; i < r->nincludes; i++) {
 		incs[i] = r->includes[i];
@@ -262,54 +309,30 @@ static void norm_one(struct norm_ctx *x, const struct diag *r, enum diag_cc cc, 
 	d.tus = tus;
 	d.loc.file = norm_path(x, r->loc.file);
 	d.spell.file = norm_path(x, r->spell.file);
-	d.cc = cc;
-	d.arch = arch ? arch : "";
 	diag_set_add(x->into, &d);
 }
 
-void diag_normalize_into(const struct diag_set *raw, struct diag_set *into, enum diag_cc cc,
-			 const char *arch, const char *src_root, const char *const *build_dirs,
-			 size_t nbuild)
+void diag_normalize_into(const struct diag_set *raw, struct diag_set *into, const char *root,
+			 const char *const *builds, size_t nb)
 {
-	size_t n = diag_set_size(raw);
-	struct pathmap seen = { 0 };
 	size_t maxn = 0, maxi = 0, maxt = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct diag *d = diag_set_get(raw, i);
-		collect(&seen, d->loc.file);
-		collect(&seen, d->spell.file);
-		for (size_t k = 0; k < d->nincludes; k++)
-			collect(&seen, d->includes[k].file);
-		for (size_t k = 0; k < d->nnotes; k++)
-			collect(&seen, d->notes[k].loc.file);
-		for (size_t k = 0; k < d->ntus; k++)
-			collect(&seen, d->tus[k]);
-		maxn = d->nnotes > maxn ? d->nnotes : maxn;
-		maxi = d->nincludes > maxi ? d->nincludes : maxi;
-		maxt = d->ntus > maxt ? d->ntus : maxt;
-	}
-	char *root = src_root ? xstrdup(src_root) : detect_root(&seen, build_dirs, nbuild);
-	struct norm_ctx x = { { 0 }, into, root, build_dirs, nbuild };
-	for (size_t i = 0; i < seen.cap; i++)
-		if (seen.keys[i])
-			norm_path(&x, seen.keys[i]);
-	char *found = arch ? NULL : detect_arch(&x.paths);
-	const char *a = diag_set_intern(into, arch ? arch : found ? found : "",
-					strlen(arch ? arch : found ? found : ""));
+	struct pathmap seen = { 0 };
+	collect_set(raw, &seen, &maxn, &maxi, &maxt);
+	free(seen.keys);
+	free(seen.vals);
+	struct norm_ctx x = { { 0 }, into, root, builds, nb };
 	struct diag_note *notes = xmalloc((maxn + 1) * sizeof(*notes));
 	struct diag_loc *incs = xmalloc((maxi + 1) * sizeof(*incs));
 	const char **tus = xmalloc((maxt + 1) * sizeof(*tus));
+	size_t *offs = xmalloc((2 * maxn + 1) * sizeof(*offs));
 	struct strbuf tb = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		norm_one(&x, diag_set_get(raw, i), cc, a, &tb, notes, incs, tus);
+	for (size_t i = 0; i < diag_set_size(raw); i++)
+		norm_one(&x, diag_set_get(raw, i), &tb, notes, incs, tus, offs);
 	sb_free(&tb);
 	free(notes);
 	free(incs);
 	free(tus);
-	free(found);
-	free(root);
-	free(seen.keys);
-	free(seen.vals);
+	free(offs);
 	free(x.paths.keys);
 	free(x.paths.vals);
 }

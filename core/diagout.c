@@ -28,11 +28,13 @@ static void add_field(struct strbuf *b, const char *s)
 	}
 	size_t n = strlen(s);
 	sb_grow(b, n);
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		b->buf[b->len++] = c == '\t' || c == '\n' || c == '\r' ? ' ' : c;
-	}
+	char *d = b->buf + b->len;
+	memcpy(d, s, n);
+	b->len += n;
 	b->buf[b->len] = '\0';
+	/* stored text has no line breaks (lex_text), but may hold tabs */
+	for (char *t = memchr(d, '\t', n); t; t = memchr(t, '\t', (size_t)(b->buf + b->len - t)))
+		*t = ' ';
 }
 
 static void add_uint(struct strbuf *b, unsigned long v)

@@ -27,10 +27,14 @@ struct diag_set {
 	const char **istr;
 	uint64_t *ihash;
 	size_t icap, icount;
-	/* diagnostics and their dedup table */
+	/* diagnostics and their dedup table (the hash kept next to the
+	 * pointer: a probe that does not match costs no second cache miss) */
 	struct entry **items;
 	size_t n, cap;
-	struct entry **table;
+	struct slot {
+		uint64_t hash;
+		struct entry *e;
+	} *table;
 	size_t tcap;
 	/* (diagnostic, translation unit) pairs already recorded */
 	struct tu_pair {
@@ -63,9 +67,10 @@ uint64_t diag_hash(const void *p, size_t n, uint64_t seed)
 	return mix(h ^ w ^ 0xe7037ed1a0b428dbull, 0x8ebc6af09c88c6e3ull);
 }
 
+/* NULL and "" are the same string for keys. */
 static uint64_t hash_str(const char *s, uint64_t seed)
 {
-	return s ? diag_hash(s, strlen(s), seed) : seed * 31 + 7;
+	return s ? diag_hash(s, strlen(s), seed) : diag_hash("", 0, seed);
 }
 
 static void *arena_alloc(struct diag_set *s, size_t n)
@@ -181,23 +186,19 @@ struct diag *diag_set_get(const struct diag_set *s, size_t i)
 	return i < s->n ? &s->items[i]->d : NULL;
 }
 
-static uint64_t loc_hash(const struct diag_loc *l, uint64_t h)
-{
-	return hash_str(l->file, h ^ ((uint64_t)l->line << 20 ^ l->col));
-}
-
+/* Keys use the interned pointers of files, flag and arch; the compiler and
+ * the arch are compared but not hashed (a parser relabels them on finish). */
 static uint64_t key_hash(const struct diag *d)
 {
-	uint64_t h = hash_str(d->message, d->cc);
-	h = loc_hash(&d->loc, h);
-	h = loc_hash(&d->spell, h);
-	h = hash_str(d->flag, h);
-	return hash_str(d->arch, h);
+	uint64_t h = hash_str(d->message, 0);
+	h = mix(h ^ (uintptr_t)d->loc.file, ((uint64_t)d->loc.line << 32 | d->loc.col) * 2 + 1);
+	h = mix(h ^ (uintptr_t)d->spell.file, ((uint64_t)d->spell.line << 32 | d->spell.col) * 2 + 1);
+	return mix(h ^ (uintptr_t)d->flag, 0x9e3779b97f4a7c15ull);
 }
 
 static bool str_eq(const char *a, const char *b)
 {
-	return a == b || (a && b && !strcmp(a, b));
+	return a == b || !strcmp(a ? a : "", b ? b : "");
 }
 
 static bool loc_eq(const struct diag_loc *a, const struct diag_loc *b)
@@ -207,25 +208,24 @@ static bool loc_eq(const struct diag_loc *a, const struct diag_loc *b)
 
 static bool key_eq(const struct diag *a, const struct diag *b)
 {
-	return a->cc == b->cc && loc_eq(&a->loc, &b->loc) && loc_eq(&a->spell, &b->spell) &&
-	       str_eq(a->flag, b->flag) && str_eq(a->arch, b->arch) &&
-	       str_eq(a->message, b->message);
-}
-
-static void table_put(struct entry **table, size_t cap, struct entry *e)
-{
-	size_t j = e->hash & (cap - 1);
-	while (table[j])
-		j = (j + 1) & (cap - 1);
-	table[j] = e;
+	return a->cc == b->cc && a->loc.file == b->loc.file && a->loc.line == b->loc.line &&
+	       a->loc.col == b->loc.col && a->spell.file == b->spell.file &&
+	       a->spell.line == b->spell.line && a->spell.col == b->spell.col && a->flag == b->flag &&
+	       a->arch == b->arch && str_eq(a->message, b->message);
 }
 
 static void table_grow(struct diag_set *s)
 {
 	size_t ncap = s->tcap ? s->tcap * 2 : 1024;
-	struct entry **nt = xcalloc(ncap, sizeof(*nt));
-	for (size_t i = 0; i < s->n; i++)
-		table_put(nt, ncap, s->items[i]);
+	struct slot *nt = xcalloc(ncap, sizeof(*nt));
+	for (size_t i = 0; i < s->tcap; i++) {
+		if (!s->table[i].e)
+			continue;
+		size_t j = s->table[i].hash & (ncap - 1);
+		while (nt[j].e)
+			j = (j + 1) & (ncap - 1);
+		nt[j] = s->table[i];
+	}
 	free(s->table);
 	s->table = nt;
 	s->tcap = ncap;
@@ -264,20 +264,34 @@ static bool pair_add(struct diag_set *s, const struct entry *e, const char *tu)
 	return true;
 }
 
-static void add_tus(struct diag_set *s, struct entry *e, const char *const *tus, size_t n)
+/* Join a translation unit (interned): a short list is searched in place,
+ * from 8 units on a (diagnostic, unit) hash set takes over. */
+#define FEW_TUS 8
+static void add_tu(struct diag_set *s, struct entry *e, const char *tu)
 {
-	for (size_t i = 0; i < n; i++) {
-		const char *tu = intern(s, tus[i]);
-		if (!tu || !pair_add(s, e, tu))
-			continue;
-		ALLOC_GROW(e->d.tus, e->d.ntus + 1, e->tus_cap);
-		e->d.tus[e->d.ntus++] = tu;
+	struct diag *d = &e->d;
+	if (!tu)
+		return;
+	if (d->ntus < FEW_TUS) {
+		for (size_t i = 0; i < d->ntus; i++)
+			if (d->tus[i] == tu)
+				return;
+	} else if (!pair_add(s, e, tu)) {
+		return;
 	}
+	if (d->ntus == e->tus_cap) {
+		e->tus_cap = e->tus_cap ? e->tus_cap * 2 : 2;
+		d->tus = xrealloc(d->tus, e->tus_cap * sizeof(*d->tus));
+	}
+	d->tus[d->ntus++] = tu;
+	if (d->ntus == FEW_TUS)
+		for (size_t i = 0; i < FEW_TUS; i++)
+			pair_add(s, e, d->tus[i]);
 }
 
 static void copy_loc(struct diag_set *s, struct diag_loc *dst, const struct diag_loc *src)
 {
-	dst->file = src->file ? intern(s, src->file) : "";
+	dst->file = src->file ? intern(s, src->file) : intern(s, "");
 	dst->line = src->line;
 	dst->col = src->col;
 }
@@ -290,11 +304,11 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 	struct diag *n = &e->d;
 	n->kind = d->kind;
 	n->cc = d->cc;
-	n->arch = d->arch ? intern(s, d->arch) : "";
+	n->arch = d->arch;
 	n->log = intern(s, d->log);
-	copy_loc(s, &n->loc, &d->loc);
-	copy_loc(s, &n->spell, &d->spell);
-	n->flag = d->flag ? intern(s, d->flag) : "";
+	n->loc = d->loc;
+	n->spell = d->spell;
+	n->flag = d->flag;
 	n->message = d->message ? sdup(s, d->message) : "";
 	n->function = intern(s, d->function);
 	n->source = sdup(s, d->source);
@@ -331,28 +345,83 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 	return e;
 }
 
-struct diag *diag_set_add(struct diag_set *s, const struct diag *d)
+struct diag *diag_set_find(struct diag_set *s, const struct diag *key, uint64_t *hash)
+{
+	uint64_t h = *hash = key_hash(key);
+	if (!s->tcap)
+		return NULL;
+	for (size_t j = h & (s->tcap - 1); s->table[j].e; j = (j + 1) & (s->tcap - 1))
+		if (s->table[j].hash == h && key_eq(&s->table[j].e->d, key))
+			return &s->table[j].e->d;
+	return NULL;
+}
+
+void diag_set_bump(struct diag_set *s, struct diag *d, enum diag_kind kind, unsigned occurrences,
+		   const char *const *tus, size_t ntus)
+{
+	struct entry *e = (struct entry *)d;
+	if (kind == DIAG_ERROR)
+		d->kind = DIAG_ERROR;
+	d->occurrences += occurrences ? occurrences : 1;
+	for (size_t i = 0; i < ntus; i++)
+		add_tu(s, e, tus[i]);
+}
+
+struct diag *diag_set_insert(struct diag_set *s, const struct diag *d, uint64_t hash)
 {
 	if ((s->n + 1) * 2 > s->tcap)
 		table_grow(s);
-	uint64_t h = key_hash(d);
-	size_t j = h & (s->tcap - 1);
-	struct entry *e;
-	for (; (e = s->table[j]); j = (j + 1) & (s->tcap - 1))
-		if (e->hash == h && key_eq(&e->d, d))
-			break;
-	if (!e) {
-		e = entry_new(s, d, h);
-		s->table[j] = e;
-		ALLOC_GROW(s->items, s->n + 1, s->cap);
-		e->d.index = s->n;
-		s->items[s->n++] = e;
-	} else if (d->kind == DIAG_ERROR) {
-		e->d.kind = DIAG_ERROR;
-	}
-	e->d.occurrences += d->occurrences ? d->occurrences : 1;
-	add_tus(s, e, d->tus, d->ntus);
+	struct entry *e = entry_new(s, d, hash);
+	size_t j = hash & (s->tcap - 1);
+	while (s->table[j].e)
+		j = (j + 1) & (s->tcap - 1);
+	s->table[j].hash = hash;
+	s->table[j].e = e;
+	ALLOC_GROW(s->items, s->n + 1, s->cap);
+	e->d.index = s->n;
+	s->items[s->n++] = e;
+	for (size_t i = 0; i < d->ntus; i++)
+		add_tu(s, e, intern(s, d->tus[i]));
+	e->d.occurrences = d->occurrences ? d->occurrences : 1;
 	return &e->d;
+}
+
+struct diag *diag_set_add(struct diag_set *s, const struct diag *d)
+{
+	struct diag k = *d;
+	k.loc.file = intern(s, d->loc.file ? d->loc.file : "");
+	k.spell.file = intern(s, d->spell.file ? d->spell.file : "");
+	k.flag = intern(s, d->flag ? d->flag : "");
+	k.arch = intern(s, d->arch ? d->arch : "");
+	uint64_t h;
+	struct diag *e = diag_set_find(s, &k, &h);
+	if (!e)
+		return diag_set_insert(s, &k, h);
+	for (size_t i = 0; i < d->ntus; i++)
+		add_tu(s, (struct entry *)e, intern(s, d->tus[i]));
+	diag_set_bump(s, e, d->kind, d->occurrences, NULL, 0);
+	return e;
+}
+
+void diag_set_relabel(struct diag_set *s, enum diag_cc cc, const char *arch)
+{
+	const char *a = intern(s, arch ? arch : "");
+	for (size_t i = 0; i < s->n; i++) {
+		s->items[i]->d.cc = cc;
+		s->items[i]->d.arch = a;
+	}
+}
+
+void diag_set_merge(struct diag_set *into, struct diag_set *from)
+{
+	if (!into->n && !into->icount) {
+		struct diag_set tmp = *into;
+		*into = *from;
+		*from = tmp;
+		return;
+	}
+	for (size_t i = 0; i < from->n; i++)
+		diag_set_add(into, &from->items[i]->d);
 }
 
 static int strcmp0(const char *a, const char *b)
@@ -360,10 +429,8 @@ static int strcmp0(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "");
 }
 
-static int cmp_entry(const void *pa, const void *pb)
+int diag_cmp(const struct diag *a, const struct diag *b)
 {
-	const struct diag *a = &(*(struct entry *const *)pa)->d;
-	const struct diag *b = &(*(struct entry *const *)pb)->d;
 	int c = strcmp0(a->loc.file, b->loc.file);
 	if (c)
 		return c;
@@ -384,10 +451,80 @@ static int cmp_entry(const void *pa, const void *pb)
 	return a->spell.col < b->spell.col ? -1 : a->spell.col > b->spell.col;
 }
 
+/* Sorting compares small integers: each distinct file name gets its rank
+ * once, so a sort of many diagnostics does few string comparisons. */
+struct sort_key {
+	uint32_t rank, line, col;
+	struct diag *d;
+};
+
+static int cmp_key(const void *pa, const void *pb)
+{
+	const struct sort_key *a = pa, *b = pb;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	return diag_cmp(a->d, b->d);
+}
+
+static int cmp_name(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+void diag_sort(struct diag **rows, size_t n)
+{
+	if (n < 2)
+		return;
+	/* distinct file pointers (open addressing), sorted by name, ranked */
+	size_t cap = 64;
+	while (cap < 2 * n)
+		cap *= 2;
+	const char **keys = xcalloc(cap, sizeof(*keys));
+	uint32_t *rank = xcalloc(cap, sizeof(*rank));
+	const char **names = xmalloc(n * sizeof(*names));
+	size_t nn = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *f = rows[i]->loc.file;
+		size_t j = (size_t)mix((uintptr_t)f, 0x9e3779b97f4a7c15ull) & (cap - 1);
+		while (keys[j] && keys[j] != f)
+			j = (j + 1) & (cap - 1);
+		if (!keys[j]) {
+			keys[j] = f;
+			names[nn++] = f;
+		}
+	}
+	qsort(names, nn, sizeof(*names), cmp_name);
+	struct sort_key *k = xmalloc(n * sizeof(*k));
+	for (size_t r = 0; r < nn; r++) {
+		size_t j = (size_t)mix((uintptr_t)names[r], 0x9e3779b97f4a7c15ull) & (cap - 1);
+		while (keys[j] != names[r])
+			j = (j + 1) & (cap - 1);
+		rank[j] = (uint32_t)r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *f = rows[i]->loc.file;
+		size_t j = (size_t)mix((uintptr_t)f, 0x9e3779b97f4a7c15ull) & (cap - 1);
+		while (keys[j] != f)
+			j = (j + 1) & (cap - 1);
+		k[i] = (struct sort_key){ rank[j], rows[i]->loc.line, rows[i]->loc.col, rows[i] };
+	}
+	qsort(k, n, sizeof(*k), cmp_key);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = k[i].d;
+	free(k);
+	free(names);
+	free(rank);
+	free(keys);
+}
+
 void diag_set_sort(struct diag_set *s)
 {
-	if (s->n)
-		qsort(s->items, s->n, sizeof(*s->items), cmp_entry);
+	/* items are entries whose first member is the diagnostic */
+	diag_sort((struct diag **)s->items, s->n);
 	for (size_t i = 0; i < s->n; i++)
 		s->items[i]->d.index = i;
 }
@@ -407,20 +544,24 @@ void diag_set_totals(const struct diag_set *s, struct diag_totals *t)
 	}
 }
 
+static bool is_ident(char c)
+{
+	return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c >= '0' && c <= '9');
+}
+
 void diag_mask_numbers(const char *m, struct strbuf *out)
 {
+	const char *run = m;
 	for (const char *p = m; *p; p++) {
-		char prev = p > m ? p[-1] : ' ';
-		bool ident = prev == '_' || ((prev | 0x20) >= 'a' && (prev | 0x20) <= 'z') ||
-			     (prev >= '0' && prev <= '9');
-		if (*p >= '0' && *p <= '9' && !ident) {
-			while (p[1] && strchr("0123456789abcdefABCDEFxX.", p[1]))
-				p++;
-			sb_addc(out, '#');
-		} else {
-			sb_addc(out, *p);
-		}
+		if (*p < '0' || *p > '9' || (p > m && is_ident(p[-1])))
+			continue;
+		sb_add(out, run, (size_t)(p - run));
+		while (p[1] && strchr("0123456789abcdefABCDEFxX.", p[1]))
+			p++;
+		sb_addc(out, '#');
+		run = p + 1;
 	}
+	sb_adds(out, run);
 }
 
 static uint64_t hash_masked(const char *m, uint64_t h)

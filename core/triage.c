@@ -225,6 +225,8 @@ int triage_save(const struct triage *t, const char *path, struct kerr *e)
 
 void triage_apply(const struct triage *t, struct diag_set *s)
 {
+	if (!t->map.n)
+		return;
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		struct diag *d = diag_set_get(s, i);
 		const struct triage_entry *en = triage_get(t, d->fingerprint);
