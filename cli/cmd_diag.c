@@ -272,18 +272,13 @@ static int cmd_parse(struct args *a)
 	return rc;
 }
 
-/* Several arches per compiler are matched arch by arch; one log per
- * compiler is matched whatever arch each was detected as. */
-static bool one_arch_each(struct diag_set *s)
+/* Several arches per side are matched arch by arch; one arch per side is
+ * matched whatever arch each was detected as. */
+static bool one_arch(struct diag_set *s)
 {
-	const char *seen[3] = { NULL, NULL, NULL };
-	for (size_t i = 0; i < diag_set_size(s); i++) {
-		const struct diag *d = diag_set_get(s, i);
-		if (!seen[d->cc])
-			seen[d->cc] = d->arch;
-		else if (strcmp(seen[d->cc], d->arch))
+	for (size_t i = 1; i < diag_set_size(s); i++)
+		if (strcmp(diag_set_get(s, i)->arch, diag_set_get(s, 0)->arch))
 			return false;
-	}
 	return true;
 }
 
@@ -323,16 +318,16 @@ static int cmd_diff(struct args *a)
 		if (!rc)
 			rc = annotate(a, s, 2, &fam);
 		if (!rc)
-			diag_diff_baseline(s[0], s[1], one_arch_each(s[0]) && one_arch_each(s[1]), &dd);
+			diag_diff_baseline(s[0], s[1], one_arch(s[0]) && one_arch(s[1]), &dd);
 	} else {
 		struct diag_parser_opts og = opts_for(a, DIAG_CC_GCC), oc = opts_for(a, DIAG_CC_CLANG);
 		rc = read_logs(s[0], a->logs[1], a->nlogs[1], &og);
 		if (!rc)
-			rc = read_logs(s[0], a->logs[2], a->nlogs[2], &oc);
+			rc = read_logs(s[1], a->logs[2], a->nlogs[2], &oc);
 		if (!rc)
-			rc = annotate(a, s, 1, &fam);
+			rc = annotate(a, s, 2, &fam);
 		if (!rc)
-			diag_diff_compilers(s[0], fam, one_arch_each(s[0]), &dd);
+			diag_diff_compilers(s[0], s[1], fam, one_arch(s[0]) && one_arch(s[1]), &dd);
 	}
 	if (!rc) {
 		write_rows(a, dd.rows, dd.n, a->baseline ? DIAG_VIEW_BASELINE : DIAG_VIEW_COMPILERS, &dd);

@@ -96,9 +96,13 @@ static size_t pb_add(struct strbuf *b, const char *s, size_t n)
 {
 	size_t off = b->len;
 	sb_grow(b, n + 1);
-	memcpy(b->buf + off, s, n);
-	b->buf[off + n] = '\0';
+	char *d = b->buf + off;
+	memcpy(d, s, n);
+	d[n] = '\0';
 	b->len += n + 1;
+	/* a NUL in a log line is data: keep the rest of the string */
+	for (char *z = memchr(d, 0, n); z; z = memchr(z, 0, (size_t)(d + n - z)))
+		*z = ' ';
 	return off;
 }
 
@@ -713,17 +717,25 @@ clean:
 
 static void process_line(struct diag_parser *p, const char *s, size_t n)
 {
+	if (!n)
+		return;
 	p->counts.lines++;
-	if (n && s[n - 1] == '\r')
-		n--;
-	if (n)
-		dispatch(p, s, n, false);
+	dispatch(p, s, n, false);
 }
 
 static inline void line_at(struct diag_parser *p, const char *start, const char *nl)
 {
 	size_t n = (size_t)(nl - start);
 	process_line(p, start, n < MAX_LINE ? n : MAX_LINE);
+}
+
+/* A line ends at a newline or a carriage return: "progress\rfile.c:1:2:
+ * warning: ..." holds two lines, as a terminal shows them. */
+static const char *find_eol(const char *s, size_t n)
+{
+	const char *nl = memchr(s, '\n', n);
+	const char *cr = memchr(s, '\r', nl ? (size_t)(nl - s) : n);
+	return cr ? cr : nl;
 }
 
 /* Process the complete lines of [buf, end); returns the start of the
@@ -733,13 +745,14 @@ static const char *split_lines(struct diag_parser *p, const char *buf, const cha
 {
 	const char *start = buf;
 #ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
+	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
 	const char *s = buf;
 	for (; end - s >= 64; s += 64) {
 		uint64_t m = 0;
 		for (int k = 0; k < 4; k++) {
 			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * k));
-			m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) << (16 * k);
+			__m128i eol = _mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr));
+			m |= (uint64_t)(uint32_t)_mm_movemask_epi8(eol) << (16 * k);
 		}
 		while (m) {
 			const char *at = s + __builtin_ctzll(m);
@@ -751,7 +764,7 @@ static const char *split_lines(struct diag_parser *p, const char *buf, const cha
 	buf = s;
 #endif
 	for (;;) {
-		const char *at = memchr(buf, '\n', (size_t)(end - buf));
+		const char *at = find_eol(buf, (size_t)(end - buf));
 		if (!at)
 			return start;
 		line_at(p, start, at);
@@ -763,7 +776,7 @@ void diag_parser_feed(struct diag_parser *p, const char *buf, size_t len)
 {
 	const char *end = buf + len;
 	if (p->part.len || p->part_over) {
-		const char *nl = memchr(buf, '\n', len);
+		const char *nl = find_eol(buf, len);
 		size_t take = nl ? (size_t)(nl - buf) : len;
 		if (p->part.len + take > MAX_LINE) {
 			take = p->part.len < MAX_LINE ? MAX_LINE - p->part.len : 0;

@@ -164,49 +164,64 @@ static void match_key(const struct diag *d, bool ignore_arch, struct strbuf *k)
 	}
 }
 
-void diag_diff_compilers(struct diag_set *s, const struct diag_families *f, bool ignore_arch,
-			 struct diag_diff *out)
+static bool matchable(const struct diag *d)
 {
-	memset(out, 0, sizeof(*out));
-	diag_families_apply(f, s);
-	struct strmap gcc = STRMAP_INIT, clang = STRMAP_INIT;
-	struct strbuf k = STRBUF_INIT;
-	size_t n = diag_set_size(s), cap = 0;
-	for (size_t i = 0; i < n; i++) {
+	return strcmp(d->flag, "make") != 0;
+}
+
+static void index_keys(struct diag_set *s, bool ignore_arch, struct strmap *m, struct strbuf *k)
+{
+	for (size_t i = 0; i < diag_set_size(s); i++) {
 		struct diag *d = diag_set_get(s, i);
 		d->side = DIAG_SIDE_NONE;
 		d->peer = NULL;
-		if (d->cc == DIAG_CC_UNKNOWN || !strcmp(d->flag, "make"))
+		if (!matchable(d))
 			continue;
-		match_key(d, ignore_arch, &k);
-		struct strmap *m = d->cc == DIAG_CC_GCC ? &gcc : &clang;
-		if (!strmap_get(m, k.buf))
-			strmap_put(m, k.buf, d);
+		match_key(d, ignore_arch, k);
+		if (!strmap_get(m, k->buf))
+			strmap_put(m, k->buf, d);
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct diag *d = diag_set_get(s, i);
-		if (d->cc == DIAG_CC_UNKNOWN || !strcmp(d->flag, "make"))
+}
+
+void diag_diff_compilers(struct diag_set *gcc, struct diag_set *clang,
+			 const struct diag_families *f, bool ignore_arch, struct diag_diff *out)
+{
+	memset(out, 0, sizeof(*out));
+	diag_families_apply(f, gcc);
+	diag_families_apply(f, clang);
+	struct strmap gk = STRMAP_INIT, ck = STRMAP_INIT;
+	struct strbuf k = STRBUF_INIT;
+	size_t cap = 0;
+	index_keys(gcc, ignore_arch, &gk, &k);
+	index_keys(clang, ignore_arch, &ck, &k);
+	for (size_t i = 0; i < diag_set_size(clang); i++) {
+		struct diag *d = diag_set_get(clang, i);
+		if (!matchable(d))
 			continue;
 		match_key(d, ignore_arch, &k);
-		d->peer = strmap_get(d->cc == DIAG_CC_GCC ? &clang : &gcc, k.buf);
-		if (d->cc == DIAG_CC_CLANG) {
-			d->side = d->peer ? DIAG_SIDE_BOTH : DIAG_SIDE_CLANG_ONLY;
+		d->peer = strmap_get(&gk, k.buf);
+		d->side = d->peer ? DIAG_SIDE_BOTH : DIAG_SIDE_CLANG_ONLY;
+		add_row(out, &cap, d);
+		if (d->peer)
+			out->both++;
+		else
+			out->clang_only++;
+	}
+	for (size_t i = 0; i < diag_set_size(gcc); i++) {
+		struct diag *d = diag_set_get(gcc, i);
+		if (!matchable(d))
+			continue;
+		match_key(d, ignore_arch, &k);
+		d->peer = strmap_get(&ck, k.buf);
+		d->side = d->peer ? DIAG_SIDE_BOTH : DIAG_SIDE_GCC_ONLY;
+		if (!d->peer) {
 			add_row(out, &cap, d);
-			if (d->peer)
-				out->both++;
-			else
-				out->clang_only++;
-		} else {
-			d->side = d->peer ? DIAG_SIDE_BOTH : DIAG_SIDE_GCC_ONLY;
-			if (!d->peer) {
-				add_row(out, &cap, d);
-				out->gcc_only++;
-			}
+			out->gcc_only++;
 		}
 	}
 	sb_free(&k);
-	strmap_free(&gcc);
-	strmap_free(&clang);
+	strmap_free(&gk);
+	strmap_free(&ck);
 	sort_rows(out);
 }
 

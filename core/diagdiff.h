@@ -33,13 +33,13 @@ struct diag_diff {
 };
 void diag_diff_free(struct diag_diff *d);
 
-/* GCC against Clang. Every diagnostic of a known compiler gets a side; a
- * GCC one that Clang also reports is folded into the Clang row (peer). The
- * rows are the Clang diagnostics and the GCC-only ones; make's "*** Error"
- * lines are left out. ignore_arch pairs the compilers whatever arch each
- * log was detected as (one log per compiler). */
-void diag_diff_compilers(struct diag_set *s, const struct diag_families *f, bool ignore_arch,
-			 struct diag_diff *out);
+/* GCC against Clang. Every diagnostic gets a side; a GCC one that Clang
+ * also reports is folded into the Clang row (peer). The rows are the Clang
+ * diagnostics and the GCC-only ones; make's "*** Error" lines are left out.
+ * ignore_arch pairs the compilers whatever arch each log was detected as
+ * (one log per compiler). Families are applied to both sets. */
+void diag_diff_compilers(struct diag_set *gcc, struct diag_set *clang,
+			 const struct diag_families *f, bool ignore_arch, struct diag_diff *out);
 /* A build against an earlier one of the same arch and toolchain: the rows
  * are the current diagnostics (new or outstanding) and the fixed ones. */
 void diag_diff_baseline(struct diag_set *old, struct diag_set *cur, bool ignore_arch,

@@ -214,8 +214,8 @@ void lex_split_flag(struct lex_diag *d)
 		} else if (il > 8 && !memcmp(it, "-Werror=", 8)) {
 			/* point at "=flag" and let the caller see it as -Wflag */
 			d->werror = found = true;
-			d->flag = it + 6;
-			d->flaglen = il - 6;
+			d->flag = it + 7;
+			d->flaglen = il - 7;
 		} else if (il > 2 && it[0] == '-' && it[1] == 'W' && !d->flag) {
 			d->flag = it;
 			d->flaglen = il;
