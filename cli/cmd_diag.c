@@ -157,8 +157,9 @@ static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 			if (parse_fail_on(a, val))
 				return EXIT_USAGE;
 		} else if (takes) {
-			const char **dst[] = { &a->rules, &a->families, &a->repo, &a->arch, &a->src_root,
-					       &a->build_dir, NULL, NULL, NULL, &a->note };
+			const char **dst[] = { NULL,	    &a->rules,	   &a->families, &a->repo,
+					       &a->arch,    &a->src_root,  &a->build_dir, NULL,
+					       NULL,	    &a->note };
 			for (size_t k = 0; k < ARRAY_SIZE(valued); k++)
 				if (strlen(valued[k]) == namelen && !strncmp(arg, valued[k], namelen) && dst[k])
 					*dst[k] = val;

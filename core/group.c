@@ -159,19 +159,26 @@ static bool match(struct group_rules *r, pcre2_code *re, const char *s, struct s
 		return true;
 	if (!s)
 		s = "";
-	if (pcre2_match(re, (PCRE2_SPTR)s, strlen(s), 0, 0, r->md, NULL) < 0)
+	int rc = pcre2_match(re, (PCRE2_SPTR)s, strlen(s), 0, 0, r->md, NULL);
+	if (rc < 0)
 		return false;
 	uint32_t count, size;
 	PCRE2_SPTR table;
 	pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
+	if (!count)
+		return true;
 	pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &size);
 	pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(r->md);
-	uint32_t npairs = pcre2_get_ovector_count(r->md);
-	for (uint32_t i = 0; i < count; i++) {
-		const unsigned char *ent = table + (size_t)i * size;
-		uint32_t g = (uint32_t)(ent[0] << 8 | ent[1]);
-		if (g >= npairs || ov[2 * g] == PCRE2_UNSET)
+	uint32_t npairs = rc ? (uint32_t)rc : pcre2_get_ovector_count(r->md);
+	/* the name table is sorted by name; subgroups follow the pattern's order */
+	for (uint32_t g = 1; g < npairs; g++) {
+		bool named = false;
+		for (uint32_t i = 0; i < count && !named; i++) {
+			const unsigned char *ent = table + (size_t)i * size;
+			named = (uint32_t)(ent[0] << 8 | ent[1]) == g;
+		}
+		if (!named || ov[2 * g] == PCRE2_UNSET)
 			continue;
 		if (sub->len)
 			sb_addc(sub, '/');

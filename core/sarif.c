@@ -161,7 +161,7 @@ static void build_start(struct build *b, bool error, const char *msg, const char
 	if (option && !strncmp(option, "-Werror=", 8)) {
 		rest = option + 8, restlen = strlen(rest);
 		b->werror = true;
-	} else if (option && !strncmp(option, "-W", 2)) {
+	} else if (option) {
 		b->flag = keeps(b, option);
 	} else if (l.flag && l.flag[0] == '=') {
 		rest = l.flag + 1, restlen = l.flaglen - 1;
@@ -251,6 +251,8 @@ static void sarif_result(struct diag_parser *p, struct build *b, json_t *r, json
 		return;
 	}
 	build_flush(p, b);
+	/* the flag: a rule id like -Wfoo or kernel-doc (clang numbers its rules
+	 * and may name the flag in the rule) */
 	const char *rule = jget_str(r, "ruleId");
 	json_t *ri = json_object_get(r, "ruleIndex");
 	if ((!rule || strncmp(rule, "-W", 2)) && json_is_integer(ri)) {
@@ -258,7 +260,9 @@ static void sarif_result(struct diag_parser *p, struct build *b, json_t *r, json
 		if (name && !strncmp(name, "-W", 2))
 			rule = name;
 	}
-	build_start(b, level && !strcmp(level, "error"), text, rule && !strncmp(rule, "-W", 2) ? rule : NULL);
+	if (rule && (!*rule || strspn(rule, "0123456789") == strlen(rule) || !strcmp(rule, "klang-unflagged")))
+		rule = NULL;
+	build_start(b, level && !strcmp(level, "error"), text, rule);
 	b->file = keep_uri(b, uri);
 	b->line = line;
 	b->col = col;
