@@ -15,82 +15,10 @@
 
 #include "core/diaglex.h"
 #include "core/diagnorm.h"
+#include "core/diagparser.h"
 #include "core/sarif.h"
-#include "core/strmap.h"
 
 #define MAX_LINE (8u << 20) /* longer lines are cut (the rest is dropped) */
-#define ROOT_AFTER 64	    /* distinct diagnostics read before the source root is decided */
-#define NONE ((size_t)-1)
-
-struct ploc {
-	size_t file; /* offset in the pending buffer */
-	unsigned line, col;
-};
-
-struct pnote {
-	enum diag_note_kind kind;
-	struct ploc loc;
-	size_t msg, macro, source;
-};
-
-enum echo_state { E_NONE, E_ECHO, E_KDOC, E_GCC_BOX, E_CLANG_CARET, E_CLANG_FIXIT };
-enum inc_state { I_NONE, I_GCC, I_CLANG };
-
-struct diag_parser {
-	struct diag_parser_opts o;
-	/* Diagnostics go to `raw` (paths as printed) until the source root is
-	 * known, then straight to `out` through the path cache. */
-	struct diag_set *raw, *out;
-	char *root;
-	struct strmap paths, flags; /* as printed -> normalised, interned in out */
-	struct strbuf last_raw;
-	const char *last_norm;
-	struct strbuf mb, tb;	    /* cleaned text */
-	struct diag_note *nnotes_buf;
-	size_t nnotes_cap;
-	struct diag_loc *nincs_buf;
-	size_t nincs_cap;
-	struct strbuf part, clean;
-	bool part_over;
-	struct diag_counts counts;
-
-	/* the pending diagnostic: strings in pb, committed on the next one */
-	bool have;
-	struct lex_diag cur;
-	enum diag_kind kind;
-	bool werror;
-	struct ploc spell;
-	size_t flag, msg, func, source, fixit, tu;
-	struct strbuf pb;
-	struct pnote *notes;
-	size_t nnotes, ncap, nmacros, site_note;
-	struct ploc *incs;
-	size_t nincs, icap;
-
-	/* the include chain printed before the next diagnostic */
-	struct strbuf ib;
-	struct ploc *next;
-	size_t nnext, nextcap;
-	enum inc_state istate;
-	bool imulti;
-
-	/* last include context: the file it was printed for and its unit */
-	struct strbuf sticky_file, sticky_tu;
-	/* gcc's "In function" context */
-	struct strbuf ctx_file, ctx_func;
-
-	enum echo_state echo;
-	size_t echo_note; /* NONE: the diagnostic itself */
-	unsigned long gcc_votes, clang_votes;
-	char **dirs; /* make's "Entering directory" */
-	size_t ndirs, dcap;
-
-	/* commit scratch */
-	struct diag_note *tmpnotes;
-	size_t tmpcap;
-	struct diag_loc *tmpincs;
-	size_t tmpicap;
-};
 
 static size_t pb_add(struct strbuf *b, const char *s, size_t n)
 {
@@ -104,11 +32,6 @@ static size_t pb_add(struct strbuf *b, const char *s, size_t n)
 	for (char *z = memchr(d, 0, n); z; z = memchr(z, 0, (size_t)(d + n - z)))
 		*z = ' ';
 	return off;
-}
-
-static const char *pb_str(const struct strbuf *b, size_t off)
-{
-	return off == NONE ? NULL : b->buf + off;
 }
 
 struct diag_parser *diag_parser_new(const struct diag_parser_opts *opts)
@@ -144,135 +67,6 @@ static bool is_unit(const char *f)
 		if (!strcmp(dot, exts[i]))
 			return true;
 	return false;
-}
-
-static const char *const *build_dirs(const struct diag_parser *p, size_t *n)
-{
-	*n = p->o.build_dir ? 1 : p->ndirs;
-	return p->o.build_dir ? &p->o.build_dir : (const char *const *)p->dirs;
-}
-
-static void decide_root(struct diag_parser *p)
-{
-	if (!p->raw)
-		return;
-	size_t nb;
-	const char *const *b = build_dirs(p, &nb);
-	p->root = diagnorm_root(p->raw, b, nb);
-	diag_normalize_into(p->raw, p->out, p->root, b, nb);
-	diag_set_free(p->raw);
-	p->raw = NULL;
-}
-
-static const char *npath(struct diag_parser *p, const char *raw)
-{
-	if (!raw)
-		return NULL;
-	/* warnings come in runs from one file */
-	if (p->last_raw.len && !strcmp(p->last_raw.buf, raw))
-		return p->last_norm;
-	const char *v = strmap_get(&p->paths, raw);
-	if (!v) {
-		size_t nb;
-		const char *const *b = build_dirs(p, &nb);
-		v = diagnorm_path(p->out, raw, p->root, b, nb);
-		strmap_put(&p->paths, raw, (void *)v);
-	}
-	sb_reset(&p->last_raw);
-	sb_adds(&p->last_raw, raw);
-	return p->last_norm = v;
-}
-
-static const char *nflag(struct diag_parser *p, const char *raw)
-{
-	const char *v = strmap_get(&p->flags, raw ? raw : "");
-	if (!v) {
-		struct strbuf sb = STRBUF_INIT;
-		lex_text(raw ? raw : "", raw ? strlen(raw) : 0, &sb);
-		v = diag_set_intern(p->out, sb_str(&sb), sb.len);
-		sb_free(&sb);
-		strmap_put(&p->flags, raw ? raw : "", (void *)v);
-	}
-	return v;
-}
-
-static size_t tb_text(struct strbuf *b, const char *s)
-{
-	if (!s)
-		return NONE;
-	size_t off = b->len;
-	lex_text(s, strlen(s), b);
-	sb_addc(b, '\0');
-	return off;
-}
-
-/* A diagnostic with paths as printed, into the normalised set: a repeat
- * costs a path lookup, a cleaned message and a hash probe; only a new one
- * has its notes, chains and source lines normalised and copied. */
-static void emit_norm(struct diag_parser *p, const struct diag *r)
-{
-	struct diag d = *r;
-	d.cc = DIAG_CC_UNKNOWN;
-	d.arch = diag_set_intern(p->out, "", 0);
-	d.spell.file = npath(p, r->spell.file ? r->spell.file : "");
-	d.loc.file = r->loc.file == r->spell.file ? d.spell.file : npath(p, r->loc.file ? r->loc.file : "");
-	d.flag = nflag(p, r->flag);
-	sb_reset(&p->mb);
-	lex_text(r->message ? r->message : "", r->message ? strlen(r->message) : 0, &p->mb);
-	d.message = sb_str(&p->mb);
-	const char *tus[1] = { !r->ntus ? NULL : r->tus[0] == r->spell.file ? d.spell.file : npath(p, r->tus[0]) };
-	uint64_t h;
-	struct diag *e = diag_set_find(p->out, &d, &h);
-	if (e) {
-		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, tus[0] ? 1 : 0);
-		return;
-	}
-	struct strbuf *tb = &p->tb;
-	sb_reset(tb);
-	size_t of = tb_text(tb, r->function), os = tb_text(tb, r->source), ox = tb_text(tb, r->fixit);
-	ALLOC_GROW(p->nnotes_buf, r->nnotes + 1, p->nnotes_cap);
-	size_t *offs = xmalloc((3 * r->nnotes + 1) * sizeof(*offs));
-	for (size_t i = 0; i < r->nnotes; i++) {
-		offs[3 * i] = tb_text(tb, r->notes[i].msg);
-		offs[3 * i + 1] = tb_text(tb, r->notes[i].macro);
-		offs[3 * i + 2] = tb_text(tb, r->notes[i].source);
-	}
-	d.function = pb_str(tb, of);
-	d.source = pb_str(tb, os);
-	d.fixit = pb_str(tb, ox);
-	for (size_t i = 0; i < r->nnotes; i++) {
-		struct diag_note *n = &p->nnotes_buf[i];
-		*n = r->notes[i];
-		n->loc.file = npath(p, r->notes[i].loc.file ? r->notes[i].loc.file : "");
-		n->msg = pb_str(tb, offs[3 * i]);
-		n->macro = pb_str(tb, offs[3 * i + 1]);
-		n->source = pb_str(tb, offs[3 * i + 2]);
-	}
-	free(offs);
-	d.notes = p->nnotes_buf;
-	ALLOC_GROW(p->nincs_buf, r->nincludes + 1, p->nincs_cap);
-	for (size_t i = 0; i < r->nincludes; i++) {
-		p->nincs_buf[i] = r->includes[i];
-		p->nincs_buf[i].file = npath(p, r->includes[i].file);
-	}
-	d.includes = p->nincs_buf;
-	d.tus = tus;
-	d.ntus = tus[0] ? 1 : 0;
-	diag_set_insert(p->out, &d, h);
-}
-
-static void emit(struct diag_parser *p, const struct diag *in)
-{
-	struct diag d = *in;
-	d.cc = DIAG_CC_UNKNOWN; /* both are known on finish */
-	d.arch = NULL;
-	if (!p->raw) {
-		emit_norm(p, &d);
-		return;
-	}
-	diag_set_add(p->raw, &d);
-	if (diag_set_size(p->raw) >= ROOT_AFTER)
-		decide_root(p);
 }
 
 static void commit(struct diag_parser *p)
@@ -326,7 +120,7 @@ static void commit(struct diag_parser *p)
 	d.occurrences = 1;
 	if (p->o.on_diag)
 		p->o.on_diag(&d, p->o.ctx);
-	emit(p, &d);
+	parser_emit(p, &d);
 }
 
 /* The include chain printed before a diagnostic or note: hand it over
@@ -808,7 +602,7 @@ void diag_parser_add(struct diag_parser *p, const struct diag *d)
 		p->counts.errors++;
 	else
 		p->counts.warnings++;
-	emit(p, d);
+	parser_emit(p, d);
 }
 
 void diag_parser_vote(struct diag_parser *p, enum diag_cc cc)
@@ -859,7 +653,7 @@ enum diag_cc diag_parser_finish(struct diag_parser *p, struct diag_set *into)
 	if (p->part.len)
 		process_line(p, p->part.buf, p->part.len);
 	commit(p);
-	decide_root(p);
+	parser_decide_root(p);
 	enum diag_cc cc = p->o.cc;
 	if (cc == DIAG_CC_UNKNOWN && (p->gcc_votes || p->clang_votes))
 		cc = p->gcc_votes >= p->clang_votes ? DIAG_CC_GCC : DIAG_CC_CLANG;
