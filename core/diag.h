@@ -89,9 +89,11 @@ struct diag *diag_set_get(const struct diag_set *s, size_t i);
  * (same compiler, arch, location, spelling, flag and message): occurrences
  * add up, translation units are joined. Returns the stored diagnostic. */
 struct diag *diag_set_add(struct diag_set *s, const struct diag *d);
-/* The parts of diag_set_add, for callers whose key strings (files, flag,
- * arch) are already interned in the set: find (sets *hash), bump an
- * existing diagnostic (occurrences, units), or insert a new one. */
+/* The parts of diag_set_add, for callers whose names are already interned
+ * in the set (diag_set_intern): find (key: files, flag, arch; sets *hash),
+ * bump an existing diagnostic (occurrences, units), or insert a new one
+ * (also log, function, family, group, subgroup, note files and macros,
+ * include files and units interned; texts are copied). */
 struct diag *diag_set_find(struct diag_set *s, const struct diag *key, uint64_t *hash);
 void diag_set_bump(struct diag_set *s, struct diag *d, enum diag_kind kind, unsigned occurrences,
 		   const char *const *tus, size_t ntus);

@@ -99,15 +99,18 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 		offs[3 * i + 1] = tb_text(tb, r->notes[i].macro);
 		offs[3 * i + 2] = tb_text(tb, r->notes[i].source);
 	}
-	d.function = pb_str(tb, of);
+	d.function = of == NONE ? NULL : diag_set_intern(p->out, tb->buf + of, strlen(tb->buf + of));
+	d.log = r->log ? diag_set_intern(p->out, r->log, strlen(r->log)) : NULL;
 	d.source = pb_str(tb, os);
 	d.fixit = pb_str(tb, ox);
 	for (size_t i = 0; i < r->nnotes; i++) {
 		struct diag_note *n = &p->nnotes_buf[i];
 		*n = r->notes[i];
 		n->loc.file = npath(p, r->notes[i].loc.file ? r->notes[i].loc.file : "");
+		/* family, group and subgroup come later */
 		n->msg = pb_str(tb, offs[3 * i]);
-		n->macro = pb_str(tb, offs[3 * i + 1]);
+		n->macro = offs[3 * i + 1] == NONE ? NULL
+			   : diag_set_intern(p->out, tb->buf + offs[3 * i + 1], strlen(tb->buf + offs[3 * i + 1]));
 		n->source = pb_str(tb, offs[3 * i + 2]);
 	}
 	free(offs);

@@ -212,8 +212,12 @@ char *diagnorm_root(const struct diag_set *raw, const char *const *builds, size_
 
 char *diagnorm_arch(const struct diag_set *s)
 {
+	/* the files of the first few thousand diagnostics are evidence enough */
 	struct pathmap seen = { 0 };
-	collect_set(s, &seen, NULL, NULL, NULL);
+	for (size_t i = 0; i < diag_set_size(s) && i < 4096; i++) {
+		collect(&seen, diag_set_get(s, i)->loc.file);
+		collect(&seen, diag_set_get(s, i)->spell.file);
+	}
 	char *arch = detect_arch_paths(&seen);
 	free(seen.keys);
 	free(seen.vals);

@@ -305,12 +305,12 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 	n->kind = d->kind;
 	n->cc = d->cc;
 	n->arch = d->arch;
-	n->log = intern(s, d->log);
+	n->log = d->log;
 	n->loc = d->loc;
 	n->spell = d->spell;
 	n->flag = d->flag;
 	n->message = d->message ? sdup(s, d->message) : "";
-	n->function = intern(s, d->function);
+	n->function = d->function;
 	n->source = sdup(s, d->source);
 	n->fixit = sdup(s, d->fixit);
 	n->werror = d->werror;
@@ -320,9 +320,9 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 			const struct diag_note *a = &d->notes[i];
 			struct diag_note *b = &n->notes[i];
 			b->kind = a->kind;
-			copy_loc(s, &b->loc, &a->loc);
+			b->loc = a->loc;
 			b->msg = a->msg ? sdup(s, a->msg) : "";
-			b->macro = intern(s, a->macro);
+			b->macro = a->macro;
 			b->source = sdup(s, a->source);
 		}
 	}
@@ -330,13 +330,12 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 	n->nmacros = d->nmacros;
 	if (d->nincludes) {
 		n->includes = arena_alloc(s, d->nincludes * sizeof(*n->includes));
-		for (size_t i = 0; i < d->nincludes; i++)
-			copy_loc(s, &n->includes[i], &d->includes[i]);
+		memcpy(n->includes, d->includes, d->nincludes * sizeof(*n->includes));
 	}
 	n->nincludes = d->nincludes;
-	n->family = intern(s, d->family);
-	n->group = intern(s, d->group);
-	n->subgroup = intern(s, d->subgroup);
+	n->family = d->family;
+	n->group = d->group;
+	n->subgroup = d->subgroup;
 	n->triage_note = sdup(s, d->triage_note);
 	n->side = d->side;
 	n->base = d->base;
@@ -381,25 +380,63 @@ struct diag *diag_set_insert(struct diag_set *s, const struct diag *d, uint64_t 
 	e->d.index = s->n;
 	s->items[s->n++] = e;
 	for (size_t i = 0; i < d->ntus; i++)
-		add_tu(s, e, intern(s, d->tus[i]));
+		add_tu(s, e, d->tus[i]);
 	e->d.occurrences = d->occurrences ? d->occurrences : 1;
 	return &e->d;
 }
 
+/* A copy of d whose names (paths, flag, arch, log, function, macros, ...)
+ * are interned in s, as diag_set_insert wants them. */
+struct interned {
+	struct diag d;
+	struct diag_note *notes;
+	struct diag_loc *incs;
+	const char **tus;
+};
+
+static void intern_all(struct diag_set *s, const struct diag *d, struct interned *k)
+{
+	k->d = *d;
+	struct diag *n = &k->d;
+	n->loc.file = intern(s, d->loc.file ? d->loc.file : "");
+	n->spell.file = intern(s, d->spell.file ? d->spell.file : "");
+	n->flag = intern(s, d->flag ? d->flag : "");
+	n->arch = intern(s, d->arch ? d->arch : "");
+	n->log = intern(s, d->log);
+	n->function = intern(s, d->function);
+	n->family = intern(s, d->family);
+	n->group = intern(s, d->group);
+	n->subgroup = intern(s, d->subgroup);
+	k->notes = xmalloc((d->nnotes + 1) * sizeof(*k->notes));
+	for (size_t i = 0; i < d->nnotes; i++) {
+		k->notes[i] = d->notes[i];
+		copy_loc(s, &k->notes[i].loc, &d->notes[i].loc);
+		k->notes[i].macro = intern(s, d->notes[i].macro);
+	}
+	n->notes = k->notes;
+	k->incs = xmalloc((d->nincludes + 1) * sizeof(*k->incs));
+	for (size_t i = 0; i < d->nincludes; i++)
+		copy_loc(s, &k->incs[i], &d->includes[i]);
+	n->includes = k->incs;
+	k->tus = xmalloc((d->ntus + 1) * sizeof(*k->tus));
+	for (size_t i = 0; i < d->ntus; i++)
+		k->tus[i] = intern(s, d->tus[i]);
+	n->tus = k->tus;
+}
+
 struct diag *diag_set_add(struct diag_set *s, const struct diag *d)
 {
-	struct diag k = *d;
-	k.loc.file = intern(s, d->loc.file ? d->loc.file : "");
-	k.spell.file = intern(s, d->spell.file ? d->spell.file : "");
-	k.flag = intern(s, d->flag ? d->flag : "");
-	k.arch = intern(s, d->arch ? d->arch : "");
+	struct interned k;
+	intern_all(s, d, &k);
 	uint64_t h;
-	struct diag *e = diag_set_find(s, &k, &h);
+	struct diag *e = diag_set_find(s, &k.d, &h);
 	if (!e)
-		return diag_set_insert(s, &k, h);
-	for (size_t i = 0; i < d->ntus; i++)
-		add_tu(s, (struct entry *)e, intern(s, d->tus[i]));
-	diag_set_bump(s, e, d->kind, d->occurrences, NULL, 0);
+		e = diag_set_insert(s, &k.d, h);
+	else
+		diag_set_bump(s, e, d->kind, d->occurrences, k.tus, d->ntus);
+	free(k.notes);
+	free(k.incs);
+	free(k.tus);
 	return e;
 }
 
@@ -451,35 +488,58 @@ int diag_cmp(const struct diag *a, const struct diag *b)
 	return a->spell.col < b->spell.col ? -1 : a->spell.col > b->spell.col;
 }
 
-/* Sorting compares small integers: each distinct file name gets its rank
- * once, so a sort of many diagnostics does few string comparisons. */
+/* Sorting by a 64-bit key (file rank, line, column) with a radix sort:
+ * each distinct file name is ranked once, so a sort of many diagnostics
+ * compares few strings; runs of equal keys are then put in full order. */
 struct sort_key {
-	uint32_t rank, line, col;
+	uint64_t key;
 	struct diag *d;
 };
-
-static int cmp_key(const void *pa, const void *pb)
-{
-	const struct sort_key *a = pa, *b = pb;
-	if (a->rank != b->rank)
-		return a->rank < b->rank ? -1 : 1;
-	if (a->line != b->line)
-		return a->line < b->line ? -1 : 1;
-	if (a->col != b->col)
-		return a->col < b->col ? -1 : 1;
-	return diag_cmp(a->d, b->d);
-}
 
 static int cmp_name(const void *pa, const void *pb)
 {
 	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
 }
 
+static int cmp_full(const void *pa, const void *pb)
+{
+	return diag_cmp(((const struct sort_key *)pa)->d, ((const struct sort_key *)pb)->d);
+}
+
+static size_t file_slot(const char **keys, size_t cap, const char *f)
+{
+	size_t j = (size_t)mix((uintptr_t)f, 0x9e3779b97f4a7c15ull) & (cap - 1);
+	while (keys[j] && keys[j] != f)
+		j = (j + 1) & (cap - 1);
+	return j;
+}
+
+static void radix_sort(struct sort_key *k, size_t n)
+{
+	struct sort_key *tmp = xmalloc(n * sizeof(*tmp)), *src = k, *dst = tmp;
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			count[((src[i].key >> shift) & 0xff) + 1]++;
+		if (count[((src[0].key >> shift) & 0xff) + 1] == n)
+			continue; /* all equal in this byte */
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
+		struct sort_key *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != k)
+		memcpy(k, src, n * sizeof(*k));
+	free(tmp);
+}
+
 void diag_sort(struct diag **rows, size_t n)
 {
 	if (n < 2)
 		return;
-	/* distinct file pointers (open addressing), sorted by name, ranked */
 	size_t cap = 64;
 	while (cap < 2 * n)
 		cap *= 2;
@@ -488,31 +548,30 @@ void diag_sort(struct diag **rows, size_t n)
 	const char **names = xmalloc(n * sizeof(*names));
 	size_t nn = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *f = rows[i]->loc.file;
-		size_t j = (size_t)mix((uintptr_t)f, 0x9e3779b97f4a7c15ull) & (cap - 1);
-		while (keys[j] && keys[j] != f)
-			j = (j + 1) & (cap - 1);
-		if (!keys[j]) {
-			keys[j] = f;
-			names[nn++] = f;
-		}
+		size_t j = file_slot(keys, cap, rows[i]->loc.file);
+		if (!keys[j])
+			keys[j] = names[nn++] = rows[i]->loc.file;
 	}
 	qsort(names, nn, sizeof(*names), cmp_name);
+	for (size_t r = 0; r < nn; r++)
+		rank[file_slot(keys, cap, names[r])] = (uint32_t)r;
 	struct sort_key *k = xmalloc(n * sizeof(*k));
-	for (size_t r = 0; r < nn; r++) {
-		size_t j = (size_t)mix((uintptr_t)names[r], 0x9e3779b97f4a7c15ull) & (cap - 1);
-		while (keys[j] != names[r])
-			j = (j + 1) & (cap - 1);
-		rank[j] = (uint32_t)r;
-	}
 	for (size_t i = 0; i < n; i++) {
-		const char *f = rows[i]->loc.file;
-		size_t j = (size_t)mix((uintptr_t)f, 0x9e3779b97f4a7c15ull) & (cap - 1);
-		while (keys[j] != f)
-			j = (j + 1) & (cap - 1);
-		k[i] = (struct sort_key){ rank[j], rows[i]->loc.line, rows[i]->loc.col, rows[i] };
+		const struct diag *d = rows[i];
+		uint64_t line = d->loc.line < 0xffffff ? d->loc.line : 0xffffff;
+		uint64_t col = d->loc.col < 0xffff ? d->loc.col : 0xffff;
+		k[i].key = (uint64_t)rank[file_slot(keys, cap, d->loc.file)] << 40 | line << 16 | col;
+		k[i].d = rows[i];
 	}
-	qsort(k, n, sizeof(*k), cmp_key);
+	radix_sort(k, n);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && k[j].key == k[i].key)
+			j++;
+		if (j - i > 1)
+			qsort(k + i, j - i, sizeof(*k), cmp_full);
+		i = j;
+	}
 	for (size_t i = 0; i < n; i++)
 		rows[i] = k[i].d;
 	free(k);
@@ -564,13 +623,25 @@ void diag_mask_numbers(const char *m, struct strbuf *out)
 	sb_adds(out, run);
 }
 
+/* The masked message hashed as it is made, through a small buffer. */
 static uint64_t hash_masked(const char *m, uint64_t h)
 {
-	struct strbuf sb = STRBUF_INIT;
-	diag_mask_numbers(m, &sb);
-	h = diag_hash(sb_str(&sb), sb.len, h);
-	sb_free(&sb);
-	return h;
+	char buf[256];
+	size_t n = 0;
+	for (const char *p = m; *p; p++) {
+		char c = *p;
+		if (c >= '0' && c <= '9' && !(p > m && is_ident(p[-1]))) {
+			while (p[1] && strchr("0123456789abcdefABCDEFxX.", p[1]))
+				p++;
+			c = '#';
+		}
+		buf[n++] = c;
+		if (n == sizeof(buf)) {
+			h = diag_hash(buf, n, h);
+			n = 0;
+		}
+	}
+	return diag_hash(buf, n, h);
 }
 
 /* Source text with runs of white space folded (gcc and clang expand tabs differently). */
