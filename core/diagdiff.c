@@ -152,16 +152,49 @@ static void sort_rows(struct diag_diff *out)
 }
 
 /* The match key: arch, outermost site and family; a diagnostic without a
- * line (ld, objtool, modpost) is matched on its masked message as well. */
-static void match_key(const struct diag *d, bool ignore_arch, struct strbuf *k)
+ * line (ld, objtool, modpost) is matched on its masked message as well.
+ * The two sets intern their strings apart, so keys compare text. */
+struct matcher {
+	bool ignore_arch;
+	struct mslot {
+		uint64_t hash;
+		struct diag *d;
+	} *t;
+	size_t cap;
+	struct strbuf a, b;
+};
+
+static const char *fam_of(const struct diag *d)
 {
-	sb_reset(k);
-	sb_addf(k, "%s\x1f%s\x1f%u\x1f%s", ignore_arch ? "" : d->arch, d->loc.file, d->loc.line,
-		d->family ? d->family : d->flag);
+	return d->family ? d->family : d->flag;
+}
+
+static uint64_t match_hash(struct matcher *m, const struct diag *d)
+{
+	uint64_t h = diag_hash(d->loc.file, strlen(d->loc.file), d->loc.line);
+	h = diag_hash(fam_of(d), strlen(fam_of(d)), h);
+	if (!m->ignore_arch)
+		h = diag_hash(d->arch, strlen(d->arch), h);
 	if (!d->loc.line) {
-		sb_addc(k, '\x1f');
-		diag_mask_numbers(d->message, k);
+		sb_reset(&m->a);
+		diag_mask_numbers(d->message, &m->a);
+		h = diag_hash(m->a.buf, m->a.len, h);
 	}
+	return h;
+}
+
+static bool match_eq(struct matcher *m, const struct diag *x, const struct diag *y)
+{
+	if (x->loc.line != y->loc.line || strcmp(x->loc.file, y->loc.file) ||
+	    strcmp(fam_of(x), fam_of(y)) || (!m->ignore_arch && strcmp(x->arch, y->arch)))
+		return false;
+	if (x->loc.line)
+		return true;
+	sb_reset(&m->a);
+	sb_reset(&m->b);
+	diag_mask_numbers(x->message, &m->a);
+	diag_mask_numbers(y->message, &m->b);
+	return !strcmp(m->a.buf, m->b.buf);
 }
 
 static bool matchable(const struct diag *d)
@@ -169,18 +202,44 @@ static bool matchable(const struct diag *d)
 	return strcmp(d->flag, "make") != 0;
 }
 
-static void index_keys(struct diag_set *s, bool ignore_arch, struct strmap *m, struct strbuf *k)
+/* Index one set: the first diagnostic of each key. */
+static void matcher_index(struct matcher *m, struct diag_set *s)
 {
-	for (size_t i = 0; i < diag_set_size(s); i++) {
+	size_t n = diag_set_size(s);
+	m->cap = 64;
+	while (m->cap < 2 * n)
+		m->cap *= 2;
+	m->t = xcalloc(m->cap, sizeof(*m->t));
+	for (size_t i = 0; i < n; i++) {
 		struct diag *d = diag_set_get(s, i);
 		d->side = DIAG_SIDE_NONE;
 		d->peer = NULL;
 		if (!matchable(d))
 			continue;
-		match_key(d, ignore_arch, k);
-		if (!strmap_get(m, k->buf))
-			strmap_put(m, k->buf, d);
+		uint64_t h = match_hash(m, d);
+		size_t j = h & (m->cap - 1);
+		for (; m->t[j].d; j = (j + 1) & (m->cap - 1))
+			if (m->t[j].hash == h && match_eq(m, m->t[j].d, d))
+				break;
+		if (!m->t[j].d)
+			m->t[j] = (struct mslot){ h, d };
 	}
+}
+
+static struct diag *matcher_find(struct matcher *m, const struct diag *d)
+{
+	uint64_t h = match_hash(m, d);
+	for (size_t j = h & (m->cap - 1); m->t[j].d; j = (j + 1) & (m->cap - 1))
+		if (m->t[j].hash == h && match_eq(m, m->t[j].d, d))
+			return m->t[j].d;
+	return NULL;
+}
+
+static void matcher_free(struct matcher *m)
+{
+	free(m->t);
+	sb_free(&m->a);
+	sb_free(&m->b);
 }
 
 void diag_diff_compilers(struct diag_set *gcc, struct diag_set *clang,
@@ -189,17 +248,15 @@ void diag_diff_compilers(struct diag_set *gcc, struct diag_set *clang,
 	memset(out, 0, sizeof(*out));
 	diag_families_apply(f, gcc);
 	diag_families_apply(f, clang);
-	struct strmap gk = STRMAP_INIT, ck = STRMAP_INIT;
-	struct strbuf k = STRBUF_INIT;
+	struct matcher gm = { .ignore_arch = ignore_arch }, cm = { .ignore_arch = ignore_arch };
 	size_t cap = 0;
-	index_keys(gcc, ignore_arch, &gk, &k);
-	index_keys(clang, ignore_arch, &ck, &k);
+	matcher_index(&gm, gcc);
+	matcher_index(&cm, clang);
 	for (size_t i = 0; i < diag_set_size(clang); i++) {
 		struct diag *d = diag_set_get(clang, i);
 		if (!matchable(d))
 			continue;
-		match_key(d, ignore_arch, &k);
-		d->peer = strmap_get(&gk, k.buf);
+		d->peer = matcher_find(&gm, d);
 		d->side = d->peer ? DIAG_SIDE_BOTH : DIAG_SIDE_CLANG_ONLY;
 		add_row(out, &cap, d);
 		if (d->peer)
@@ -211,17 +268,15 @@ void diag_diff_compilers(struct diag_set *gcc, struct diag_set *clang,
 		struct diag *d = diag_set_get(gcc, i);
 		if (!matchable(d))
 			continue;
-		match_key(d, ignore_arch, &k);
-		d->peer = strmap_get(&ck, k.buf);
+		d->peer = matcher_find(&cm, d);
 		d->side = d->peer ? DIAG_SIDE_BOTH : DIAG_SIDE_GCC_ONLY;
 		if (!d->peer) {
 			add_row(out, &cap, d);
 			out->gcc_only++;
 		}
 	}
-	sb_free(&k);
-	strmap_free(&gk);
-	strmap_free(&ck);
+	matcher_free(&gm);
+	matcher_free(&cm);
 	sort_rows(out);
 }
 
