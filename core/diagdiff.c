@@ -45,46 +45,33 @@ static void strip_eq(const char *flag, struct strbuf *out)
 	sb_add(out, flag, n);
 }
 
+static int load_family(void *ctx, const char *path, const struct ynode *fam, struct kerr *e)
+{
+	struct diag_families *f = ctx;
+	if (fam->type != Y_SEQ || !fam->n)
+		return kerr_set(e, "%s:%u:%u: expected a list of flags, like [-Wfoo, -Wbar]", path,
+				fam->line, fam->col);
+	for (size_t k = 0; k < fam->n; k++) {
+		const struct ynode *fl = fam->items[k];
+		if (fl->type != Y_SCALAR || !*fl->str)
+			return kerr_set(e, "%s:%u:%u: expected a flag, found %s", path, fl->line, fl->col,
+					ydoc_type_name(fl->type));
+	}
+	struct strbuf key = STRBUF_INIT;
+	strip_eq(fam->items[0]->str, &key);
+	ALLOC_GROW(f->names, f->nnames + 1, f->cap);
+	char *name = f->names[f->nnames++] = xstrdup(key.buf);
+	for (size_t k = 0; k < fam->n; k++) {
+		strip_eq(fam->items[k]->str, &key);
+		strmap_put(&f->map, key.buf, name);
+	}
+	sb_free(&key);
+	return 0;
+}
+
 int diag_families_load(struct diag_families *f, const char *path, struct kerr *e)
 {
-	struct ynode *doc = ydoc_load(path, e);
-	if (!doc)
-		return -1;
-	int rc = 0;
-	struct strbuf key = STRBUF_INIT;
-	if (doc->type != Y_SEQ) {
-		rc = kerr_set(e, "%s:%u:%u: expected a list of flag lists", path, doc->line, doc->col);
-		goto out;
-	}
-	for (size_t i = 0; i < doc->n && !rc; i++) {
-		const struct ynode *fam = doc->items[i];
-		if (fam->type != Y_SEQ || !fam->n) {
-			rc = kerr_set(e, "%s:%u:%u: expected a list of flags, like [-Wfoo, -Wbar]", path,
-				      fam->line, fam->col);
-			break;
-		}
-		for (size_t k = 0; k < fam->n; k++) {
-			const struct ynode *fl = fam->items[k];
-			if (fl->type != Y_SCALAR || !*fl->str) {
-				rc = kerr_set(e, "%s:%u:%u: expected a flag, found %s", path, fl->line,
-					      fl->col, ydoc_type_name(fl->type));
-				break;
-			}
-		}
-		if (rc)
-			break;
-		strip_eq(fam->items[0]->str, &key);
-		ALLOC_GROW(f->names, f->nnames + 1, f->cap);
-		char *name = f->names[f->nnames++] = xstrdup(key.buf);
-		for (size_t k = 0; k < fam->n; k++) {
-			strip_eq(fam->items[k]->str, &key);
-			strmap_put(&f->map, key.buf, name);
-		}
-	}
-out:
-	sb_free(&key);
-	ydoc_free(doc);
-	return rc;
+	return ydoc_each(path, "flag lists", load_family, f, e);
 }
 
 struct diag_families *diag_families_default(const char *repo, const char *extra, struct kerr *e)

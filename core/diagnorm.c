@@ -85,6 +85,27 @@ static int cmp_cand(const void *a, const void *b)
 	return memcmp(x->s, y->s, x->len);
 }
 
+/* The candidate named most often (on a tie the first in sort order, or with
+ * longer_on_tie the longer one, which sorts later); NULL if none. */
+static char *most_voted(struct cand *c, size_t nc, bool longer_on_tie)
+{
+	if (!nc)
+		return NULL;
+	qsort(c, nc, sizeof(*c), cmp_cand);
+	size_t best = 0, bestn = 0;
+	for (size_t i = 0; i < nc;) {
+		size_t j = i + 1;
+		while (j < nc && !cmp_cand(&c[i], &c[j]))
+			j++;
+		if (j - i > bestn || (longer_on_tie && j - i == bestn)) {
+			best = i;
+			bestn = j - i;
+		}
+		i = j;
+	}
+	return xstrndup(c[best].s, c[best].len);
+}
+
 /* Does the prefix path[0..len) end in ".../arch/<name>"? (arch/x86/include
  * looks like a tree root by itself.) */
 static bool ends_in_arch(const char *path, size_t len)
@@ -123,23 +144,7 @@ static char *detect_root_paths(const struct pathmap *seen, const char *const *bu
 			}
 		}
 	}
-	char *root = NULL;
-	if (nc) {
-		qsort(c, nc, sizeof(*c), cmp_cand);
-		size_t best = 0, bestn = 0;
-		for (size_t i = 0; i < nc;) {
-			size_t j = i + 1;
-			while (j < nc && !cmp_cand(&c[i], &c[j]))
-				j++;
-			/* most votes; on a tie the longer prefix (sorted later) */
-			if (j - i >= bestn) {
-				best = i;
-				bestn = j - i;
-			}
-			i = j;
-		}
-		root = xstrndup(c[best].s, c[best].len);
-	}
+	char *root = most_voted(c, nc, true);
 	free(c);
 	return root;
 }
@@ -158,22 +163,7 @@ static char *detect_arch_paths(const struct pathmap *seen)
 		ALLOC_GROW(c, nc + 1, cap);
 		c[nc++] = (struct cand){ p + 5, (size_t)(e - p - 5) };
 	}
-	char *arch = NULL;
-	if (nc) {
-		qsort(c, nc, sizeof(*c), cmp_cand);
-		size_t best = 0, bestn = 0;
-		for (size_t i = 0; i < nc;) {
-			size_t j = i + 1;
-			while (j < nc && !cmp_cand(&c[i], &c[j]))
-				j++;
-			if (j - i > bestn) {
-				best = i;
-				bestn = j - i;
-			}
-			i = j;
-		}
-		arch = xstrndup(c[best].s, c[best].len);
-	}
+	char *arch = most_voted(c, nc, false);
 	free(c);
 	return arch;
 }

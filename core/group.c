@@ -65,8 +65,9 @@ static pcre2_code *compile(const char *path, const struct ynode *n, struct kerr 
 	return re;
 }
 
-static int load_rule(struct group_rules *r, const char *path, const struct ynode *m, struct kerr *e)
+static int load_rule(void *ctx, const char *path, const struct ynode *m, struct kerr *e)
 {
+	struct group_rules *r = ctx;
 	if (m->type != Y_MAP)
 		return kerr_set(e, "%s:%u:%u: expected a rule {name, flag, message, file}, found %s",
 				path, m->line, m->col, ydoc_type_name(m->type));
@@ -120,16 +121,7 @@ fail:
 
 int group_rules_load(struct group_rules *r, const char *path, struct kerr *e)
 {
-	struct ynode *doc = ydoc_load(path, e);
-	if (!doc)
-		return -1;
-	int rc = 0;
-	if (doc->type != Y_SEQ)
-		rc = kerr_set(e, "%s:%u:%u: expected a list of rules", path, doc->line, doc->col);
-	for (size_t i = 0; !rc && i < doc->n; i++)
-		rc = load_rule(r, path, doc->items[i], e);
-	ydoc_free(doc);
-	return rc;
+	return ydoc_each(path, "rules", load_rule, r, e);
 }
 
 struct group_rules *group_rules_default(const char *repo, const char *extra, struct kerr *e)

@@ -112,8 +112,9 @@ void triage_set(struct triage *t, uint64_t fp, int status, const char *note, con
 	}
 }
 
-static int load_entry(struct triage *t, const char *path, const struct ynode *m, struct kerr *e)
+static int load_entry(void *ctx, const char *path, const struct ynode *m, struct kerr *e)
 {
+	struct triage *t = ctx;
 	if (m->type != Y_MAP)
 		return kerr_set(e, "%s:%u:%u: expected an entry {fingerprint, status, ...}", path,
 				m->line, m->col);
@@ -144,18 +145,7 @@ static int load_entry(struct triage *t, const char *path, const struct ynode *m,
 
 int triage_load(struct triage *t, const char *path, struct kerr *e)
 {
-	if (!file_exists(path))
-		return 0;
-	struct ynode *doc = ydoc_load(path, e);
-	if (!doc)
-		return -1;
-	int rc = 0;
-	if (doc->type != Y_SEQ)
-		rc = kerr_set(e, "%s:%u:%u: expected a list of entries", path, doc->line, doc->col);
-	for (size_t i = 0; !rc && i < doc->n; i++)
-		rc = load_entry(t, path, doc->items[i], e);
-	ydoc_free(doc);
-	return rc;
+	return file_exists(path) ? ydoc_each(path, "entries", load_entry, t, e) : 0;
 }
 
 /* A double-quoted YAML scalar. */

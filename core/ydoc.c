@@ -123,6 +123,22 @@ struct ynode *ydoc_load(const char *path, struct kerr *e)
 	return n;
 }
 
+int ydoc_each(const char *path, const char *what,
+	      int (*each)(void *ctx, const char *path, const struct ynode *item, struct kerr *e),
+	      void *ctx, struct kerr *e)
+{
+	struct ynode *doc = ydoc_load(path, e);
+	if (!doc)
+		return -1;
+	int rc = 0;
+	if (doc->type != Y_SEQ)
+		rc = kerr_set(e, "%s:%u:%u: expected a list of %s", path, doc->line, doc->col, what);
+	for (size_t i = 0; !rc && i < doc->n; i++)
+		rc = each(ctx, path, doc->items[i], e);
+	ydoc_free(doc);
+	return rc;
+}
+
 const struct ynode *ydoc_get(const struct ynode *map, const char *key)
 {
 	if (!map || map->type != Y_MAP)

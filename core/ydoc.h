@@ -23,6 +23,11 @@ struct ynode {
 struct ynode *ydoc_load(const char *path, struct kerr *e);
 struct ynode *ydoc_parse(const char *text, size_t len, const char *name, struct kerr *e);
 void ydoc_free(struct ynode *n);
+/* Load a file that is a list and call `each` on every element, stopping at
+ * the first error; "path:line:col: expected a list of WHAT" if it is not a list. */
+int ydoc_each(const char *path, const char *what,
+	      int (*each)(void *ctx, const char *path, const struct ynode *item, struct kerr *e),
+	      void *ctx, struct kerr *e);
 /* Value of `key` in a mapping, or NULL. */
 const struct ynode *ydoc_get(const struct ynode *map, const char *key);
 const char *ydoc_type_name(enum ynode_type t);
