@@ -3,14 +3,16 @@
 # logs (Linux 6.1, gcc 12 and clang 14, x86_64 and arm64), each copy with
 # its paths and line numbers varied so the diagnostics stay distinct.
 #   bench/diag.sh [SIZE_MB]        (default 200; needs ./klang, perl)
+#   VARY=0 bench/diag.sh           plain copies: every warning repeats
 # Prints the times of `klang diag parse --format tsv` against
 # `grep -c ': warning:'` on the same file, and of `klang diag diff` of two
 # such logs against one parse, and their ratios (targets: <= 1.5 and <= 2).
 set -eu
 cd "$(dirname "$0")/.."
 size=${1:-200}
+vary=${VARY:-1}
 klang=${KLANG:-./klang}
-tmp=${TMPDIR:-/tmp}/klang-bench-diag
+tmp=${TMPDIR:-/tmp}/klang-bench-diag-$vary
 mkdir -p "$tmp"
 fx=../shared/fixtures/linux-6.1
 [ -d "$fx" ] || fx=../../shared/fixtures/linux-6.1   # from a git worktree
@@ -25,22 +27,24 @@ make_log() {
 	[ -s "$out" ] && [ "$(stat -c %s "$out")" -ge $((size * 1000000)) ] && return
 	src=$(for f in $logs; do case $f in *-$cc-*) echo "$f";; esac; done)
 	perl -e '
-		my ($size, @files) = @ARGV;
+		my ($size, $vary, @files) = @ARGV;
 		my @text = map { local $/; open my $f, "<", $_ or die "$_: $!"; scalar <$f> } @files;
 		my ($n, $i) = (0, 0);
 		while ($n < $size * 1000000) {
 			for my $t (@text) {
 				my $c = $t;
-				my $dir = "v" . ($i % 40);
-				my $off = ($i * 7) % 300;
-				# another directory level and shifted lines per copy
-				$c =~ s{(linux-(?:source-)?6\.1/)(arch|kernel|fs|mm|lib|init|drivers|include)/}{$1$2/$dir/}g;
-				$c =~ s{(\.[chS]):(\d+)([:,])}{$1 . ":" . ($2 + $off) . $3}ge;
+				if ($vary) {
+					# another directory level and shifted lines per copy
+					my $dir = "v" . ($i % 40);
+					my $off = ($i * 7) % 300;
+					$c =~ s{(linux-(?:source-)?6\.1/)(arch|kernel|fs|mm|lib|init|drivers|include)/}{$1$2/$dir/}g;
+					$c =~ s{(\.[chS]):(\d+)([:,])}{$1 . ":" . ($2 + $off) . $3}ge;
+				}
 				print $c;
 				$n += length $c;
 				$i++;
 			}
-		}' "$size" $src > "$out"
+		}' "$size" "$vary" $src > "$out"
 }
 
 now() { date +%s.%N; }
