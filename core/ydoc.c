@@ -1,10 +1,12 @@
-/* YAML to a node tree with positions, via libyaml's event parser. Aliases
- * and tags are not needed by klang's files and are refused. */
+/* YAML to a node tree with positions, over the shared document loader
+ * (core/yamldoc). */
 #include "core/ydoc.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+
+#include "core/yamldoc.h"
 
 void ydoc_free(struct ynode *n)
 {
@@ -17,109 +19,53 @@ void ydoc_free(struct ynode *n)
 	free(n);
 }
 
-static struct ynode *node_new(enum ynode_type t, const yaml_mark_t *m)
+/* The libyaml document (core/yamldoc) as a tree of ynodes. Aliases are
+ * followed by libyaml; depth is bounded so a hostile file cannot recurse. */
+static struct ynode *convert(yaml_document_t *doc, yaml_node_t *y, int depth)
 {
 	struct ynode *n = xcalloc(1, sizeof(*n));
-	n->type = t;
-	n->line = (unsigned)m->line + 1;
-	n->col = (unsigned)m->column + 1;
+	n->line = (unsigned)y->start_mark.line + 1;
+	n->col = (unsigned)y->start_mark.column + 1;
+	if (y->type == YAML_SCALAR_NODE || depth > 64) {
+		n->type = Y_SCALAR;
+		n->str = y->type == YAML_SCALAR_NODE
+				 ? xstrndup((const char *)y->data.scalar.value, y->data.scalar.length)
+				 : xstrdup("");
+		return n;
+	}
+	if (y->type == YAML_SEQUENCE_NODE) {
+		n->type = Y_SEQ;
+		size_t k = (size_t)(y->data.sequence.items.top - y->data.sequence.items.start);
+		n->items = xcalloc(k + 1, sizeof(*n->items));
+		for (yaml_node_item_t *it = y->data.sequence.items.start; it < y->data.sequence.items.top; it++)
+			n->items[n->n++] = convert(doc, yaml_document_get_node(doc, *it), depth + 1);
+	} else {
+		n->type = Y_MAP;
+		size_t k = (size_t)(y->data.mapping.pairs.top - y->data.mapping.pairs.start);
+		n->items = xcalloc(2 * k + 1, sizeof(*n->items));
+		for (yaml_node_pair_t *pr = y->data.mapping.pairs.start; pr < y->data.mapping.pairs.top; pr++) {
+			n->items[n->n++] = convert(doc, yaml_document_get_node(doc, pr->key), depth + 1);
+			n->items[n->n++] = convert(doc, yaml_document_get_node(doc, pr->value), depth + 1);
+		}
+	}
 	return n;
-}
-
-static void push(struct ynode *parent, struct ynode *child)
-{
-	parent->items = xrealloc(parent->items, (parent->n + 1) * sizeof(*parent->items));
-	parent->items[parent->n++] = child;
-}
-
-struct ynode *ydoc_parse(const char *text, size_t len, const char *name, struct kerr *e)
-{
-	yaml_parser_t y;
-	yaml_parser_initialize(&y);
-	yaml_parser_set_input_string(&y, (const unsigned char *)text, len);
-	struct ynode *stack[64], *root = NULL;
-	int depth = 0;
-	bool done = false;
-	while (!done) {
-		yaml_event_t ev;
-		if (!yaml_parser_parse(&y, &ev)) {
-			kerr_set(e, "%s:%zu:%zu: %s", name, y.problem_mark.line + 1,
-				 y.problem_mark.column + 1, y.problem ? y.problem : "YAML syntax error");
-			goto fail;
-		}
-		struct ynode *n = NULL;
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
-		case YAML_SCALAR_EVENT:
-			n = node_new(Y_SCALAR, &ev.start_mark);
-			n->str = xstrndup((const char *)ev.data.scalar.value, ev.data.scalar.length);
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if (depth == (int)ARRAY_SIZE(stack)) {
-				kerr_set(e, "%s:%zu:%zu: nested too deeply", name, ev.start_mark.line + 1,
-					 ev.start_mark.column + 1);
-				yaml_event_delete(&ev);
-				goto fail;
-			}
-			n = node_new(ev.type == YAML_SEQUENCE_START_EVENT ? Y_SEQ : Y_MAP, &ev.start_mark);
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			n = stack[--depth];
-			if (depth) {
-				push(stack[depth - 1], n);
-			} else if (!root) {
-				root = n;
-			} else {
-				ydoc_free(n);
-			}
-			n = NULL;
-			break;
-		case YAML_ALIAS_EVENT:
-			kerr_set(e, "%s:%zu:%zu: aliases are not supported", name, ev.start_mark.line + 1,
-				 ev.start_mark.column + 1);
-			yaml_event_delete(&ev);
-			goto fail;
-		default:
-			break;
-		}
-		if (n && n->type == Y_SCALAR) {
-			if (depth)
-				push(stack[depth - 1], n);
-			else if (!root)
-				root = n;
-			else
-				ydoc_free(n);
-		} else if (n) {
-			stack[depth++] = n;
-		}
-		yaml_event_delete(&ev);
-	}
-	yaml_parser_delete(&y);
-	if (!root) {
-		yaml_mark_t m = { 0, 0, 0 };
-		root = node_new(Y_SEQ, &m);
-	}
-	return root;
-fail:
-	while (depth > 0)
-		ydoc_free(stack[--depth]);
-	ydoc_free(root);
-	yaml_parser_delete(&y);
-	return NULL;
 }
 
 struct ynode *ydoc_load(const char *path, struct kerr *e)
 {
-	size_t len;
-	char *text = read_file(path, &len, e);
-	if (!text)
+	yaml_document_t doc;
+	if (yamldoc_load(&doc, path, NULL, e))
 		return NULL;
-	struct ynode *n = ydoc_parse(text, len, path, e);
-	free(text);
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	struct ynode *n;
+	if (root) {
+		n = convert(&doc, root, 0);
+	} else {
+		n = xcalloc(1, sizeof(*n)); /* an empty file: an empty list */
+		n->type = Y_SEQ;
+		n->line = n->col = 1;
+	}
+	yaml_document_delete(&doc);
 	return n;
 }
 

@@ -1,6 +1,6 @@
 /* A YAML document as a small tree (scalars, sequences, mappings) with the
  * line and column of every node, so callers can report "file:line:col: ..."
- * for what they find wrong. Built with libyaml. */
+ * for what they find wrong. Built on core/yamldoc. */
 #ifndef KLANG_CORE_YDOC_H
 #define KLANG_CORE_YDOC_H
 
@@ -21,7 +21,6 @@ struct ynode {
 /* Load a file; NULL with "path:line:col: what" on a syntax error. An empty
  * document gives an empty sequence. */
 struct ynode *ydoc_load(const char *path, struct kerr *e);
-struct ynode *ydoc_parse(const char *text, size_t len, const char *name, struct kerr *e);
 void ydoc_free(struct ynode *n);
 /* Load a file that is a list and call `each` on every element, stopping at
  * the first error; "path:line:col: expected a list of WHAT" if it is not a list. */
