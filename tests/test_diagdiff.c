@@ -179,16 +179,30 @@ static struct diag_families *families(void)
 	return f;
 }
 
-static void check_against_reference(const char *gcc, const char *clang, struct diag_diff *dd,
-				    struct diag_set **gs, struct diag_set **cs)
+/* A GCC log and a Clang log diffed, checked against the reference, with
+ * the expected row counts. */
+struct pair {
+	char *g, *c;
+	struct diag_set *gs, *cs;
+	struct diag_diff dd;
+};
+
+static void pair_open(struct pair *pr, char *gcc, char *clang, unsigned long clang_only,
+		      unsigned long gcc_only, unsigned long both)
 {
-	*gs = dt_parse_file(gcc, DIAG_CC_GCC);
-	*cs = dt_parse_file(clang, DIAG_CC_CLANG);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(*gs);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(*cs);
+	pr->g = gcc;
+	pr->c = clang;
+	pr->gs = dt_parse_file(gcc, DIAG_CC_GCC);
+	pr->cs = dt_parse_file(clang, DIAG_CC_CLANG);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pr->gs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pr->cs);
 	struct diag_families *f = families();
-	diag_diff_compilers(*gs, *cs, f, true, dd);
+	diag_diff_compilers(pr->gs, pr->cs, f, true, &pr->dd);
 	diag_families_free(f);
+	CU_ASSERT_EQUAL(pr->dd.clang_only, clang_only);
+	CU_ASSERT_EQUAL(pr->dd.gcc_only, gcc_only);
+	CU_ASSERT_EQUAL(pr->dd.both, both);
+	struct diag_diff *dd = &pr->dd;
 	struct strmap g = STRMAP_INIT, c = STRMAP_INIT, ref_c = STRMAP_INIT, ref_g = STRMAP_INIT;
 	ref_keys(gcc, &g);
 	ref_keys(clang, &c);
@@ -207,6 +221,15 @@ static void check_against_reference(const char *gcc, const char *clang, struct d
 	strmap_free(&got_g);
 }
 
+static void pair_close(struct pair *pr)
+{
+	diag_diff_free(&pr->dd);
+	diag_set_free(pr->gs);
+	diag_set_free(pr->cs);
+	free(pr->g);
+	free(pr->c);
+}
+
 static const struct diag *row(const struct diag_diff *dd, const char *file, unsigned line,
 			      const char *flag)
 {
@@ -219,14 +242,10 @@ static const struct diag *row(const struct diag_diff *dd, const char *file, unsi
 
 static void test_x86_reference(void)
 {
-	char *g = dt_shared("linux-6.1/tinyconfig-W1-gcc-x86.log");
-	char *c = dt_shared("linux-6.1/tinyconfig-W1-clang-x86.log");
-	struct diag_diff dd;
-	struct diag_set *gs, *cs;
-	check_against_reference(g, c, &dd, &gs, &cs);
-	CU_ASSERT_EQUAL(dd.clang_only, 2);
-	CU_ASSERT_EQUAL(dd.gcc_only, 5);
-	CU_ASSERT_EQUAL(dd.both, 186);
+	struct pair pr;
+	pair_open(&pr, dt_shared("linux-6.1/tinyconfig-W1-gcc-x86.log"),
+		  dt_shared("linux-6.1/tinyconfig-W1-clang-x86.log"), 2, 5, 186);
+	struct diag_diff dd = pr.dd;
 	/* by hand: clang also warns about 'trace' (gcc does not), and the xdr.h compare */
 	const struct diag *d = row(&dd, "arch/x86/kernel/cpu/cacheinfo.c", 730, NULL);
 	CU_ASSERT_TRUE(d && d->side == DIAG_SIDE_CLANG_ONLY && strstr(d->message, "'trace'"));
@@ -242,23 +261,16 @@ static void test_x86_reference(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d->peer);
 	CU_ASSERT_STRING_EQUAL(d->peer->flag, "-Woverride-init");
 	CU_ASSERT_EQUAL(d->peer->loc.col, 35);
-	diag_diff_free(&dd);
-	diag_set_free(gs);
-	diag_set_free(cs);
-	free(g);
-	free(c);
+	pair_close(&pr);
 }
 
 static void test_arm64_reference(void)
 {
-	char *g = dt_ours("tinyconfig-W1-gcc-arm64.log");
-	char *c = dt_ours("tinyconfig-W1-clang-arm64.log");
-	struct diag_diff dd;
-	struct diag_set *gs, *cs;
-	check_against_reference(g, c, &dd, &gs, &cs);
-	CU_ASSERT_EQUAL(dd.clang_only, 1);
-	CU_ASSERT_EQUAL(dd.gcc_only, 6);
-	CU_ASSERT_EQUAL(dd.both, 726);
+	struct pair pr;
+	pair_open(&pr, dt_ours("tinyconfig-W1-gcc-arm64.log"), dt_ours("tinyconfig-W1-clang-arm64.log"),
+		  1, 6, 726);
+	struct diag_diff dd = pr.dd;
+	struct diag_set *gs = pr.gs, *cs = pr.cs;
 	/* by hand: the first syscall-table entry. clang: unistd.h:34 through
 	 * __SC_COMP; gcc: sys.c:56:40 in __SYSCALL, expanded at unistd.h:34 */
 	const struct diag *d = row(&dd, "include/uapi/asm-generic/unistd.h", 34, NULL);
@@ -292,11 +304,7 @@ static void test_arm64_reference(void)
 	}
 	CU_ASSERT_TRUE(naive > 300);
 	strmap_free(&spelled);
-	diag_diff_free(&dd);
-	diag_set_free(gs);
-	diag_set_free(cs);
-	free(g);
-	free(c);
+	pair_close(&pr);
 }
 
 static void test_families_file(void)
