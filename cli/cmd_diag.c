@@ -15,42 +15,42 @@
 #include "core/util.h"
 
 static const char usage_text[] =
-	"usage: klang diag parse LOG... [options]\n"
-	"       klang diag diff --gcc LOG... --clang LOG... [options] [--fail-on clang-only,gcc-only]\n"
-	"       klang diag diff --old LOG... --new LOG... [options] [--fail-on new]\n"
-	"       klang diag triage [--repo DIR] [--note TEXT] [--from LOG...] FINGERPRINT STATUS\n"
-	"       klang diag triage [--repo DIR] --list\n"
-	"\n"
-	"Parse what GCC and Clang printed while building a kernel (any size, -j\n"
-	"interleaved, colours, CI prefixes; also GCC JSON and SARIF files; - is\n"
-	"stdin), fold repeats (a header warning reported by 300 objects is one\n"
-	"diagnostic with 300 occurrences), and compare:\n"
-	"  diff --gcc/--clang  which warnings one compiler gives beyond the other, per\n"
-	"                      arch. A GCC and a Clang warning match when their outermost\n"
-	"                      macro-expansion site (file, line) and flag family agree.\n"
-	"  diff --old/--new    new, fixed and outstanding warnings against an earlier\n"
-	"                      build, by fingerprint (file, flag, message with numbers\n"
-	"                      masked, source line), then by nearest line.\n"
-	"\n"
-	"Options:\n"
-	"  --format F        text (default), tsv, json, quickfix or sarif\n"
-	"  --rules FILE      group rules tried before .klang/rules.yaml and the shipped ones\n"
-	"  --families FILE   more flag families (after rules/families.yaml, .klang/families.yaml)\n"
-	"  --repo DIR        repository whose .klang/ holds triage and local rules (default .)\n"
-	"  --arch NAME       the arch of the logs (default: detected from arch/<name>/ paths)\n"
-	"  --src-root DIR    source tree prefix to strip (default: detected)\n"
-	"  --build-dir DIR   O= build directory to strip (default: make's Entering directory)\n"
-	"  --compiler C      gcc or clang, for parse (default: detected)\n"
-	"  --fail-on LIST    exit 1 if a row is clang-only, gcc-only or new (comma-separated);\n"
-	"                    rows triaged wontfix, false-positive or fixed do not count\n"
-	"\n"
-	"TSV columns: side, file, line, column, family, flag, group, occurrences, message\n"
-	"(side is the compiler for parse; for both, flag is Clang's). Quickfix lines are\n"
-	"file:line:col: kind: message, for vim -q and Emacs compilation-mode.\n"
-	"\n"
-	"Triage statuses: new, confirmed, wontfix, false-positive, fixed, kept per\n"
-	"fingerprint in .klang/triage.yaml (JSON and text output show them).\n"
-	"Exit status: 0 done, 1 --fail-on found rows, 2 bad usage or unreadable input.\n";
+    "usage: klang diag parse LOG... [options]\n"
+    "       klang diag diff --gcc LOG... --clang LOG... [options] [--fail-on clang-only,gcc-only]\n"
+    "       klang diag diff --old LOG... --new LOG... [options] [--fail-on new]\n"
+    "       klang diag triage [--repo DIR] [--note TEXT] [--from LOG...] FINGERPRINT STATUS\n"
+    "       klang diag triage [--repo DIR] --list\n"
+    "\n"
+    "Parse what GCC and Clang printed while building a kernel (any size, -j\n"
+    "interleaved, colours, CI prefixes; also GCC JSON and SARIF files; - is\n"
+    "stdin), fold repeats (a header warning reported by 300 objects is one\n"
+    "diagnostic with 300 occurrences), and compare:\n"
+    "  diff --gcc/--clang  which warnings one compiler gives beyond the other, per\n"
+    "                      arch. A GCC and a Clang warning match when their outermost\n"
+    "                      macro-expansion site (file, line) and flag family agree.\n"
+    "  diff --old/--new    new, fixed and outstanding warnings against an earlier\n"
+    "                      build, by fingerprint (file, flag, message with numbers\n"
+    "                      masked, source line), then by nearest line.\n"
+    "\n"
+    "Options:\n"
+    "  --format F        text (default), tsv, json, quickfix or sarif\n"
+    "  --rules FILE      group rules tried before .klang/rules.yaml and the shipped ones\n"
+    "  --families FILE   more flag families (after rules/families.yaml, .klang/families.yaml)\n"
+    "  --repo DIR        repository whose .klang/ holds triage and local rules (default .)\n"
+    "  --arch NAME       the arch of the logs (default: detected from arch/<name>/ paths)\n"
+    "  --src-root DIR    source tree prefix to strip (default: detected)\n"
+    "  --build-dir DIR   O= build directory to strip (default: make's Entering directory)\n"
+    "  --compiler C      gcc or clang, for parse (default: detected)\n"
+    "  --fail-on LIST    exit 1 if a row is clang-only, gcc-only or new (comma-separated);\n"
+    "                    rows triaged wontfix, false-positive or fixed do not count\n"
+    "\n"
+    "TSV columns: side, file, line, column, family, flag, group, occurrences, message\n"
+    "(side is the compiler for parse; for both, flag is Clang's). Quickfix lines are\n"
+    "file:line:col: kind: message, for vim -q and Emacs compilation-mode.\n"
+    "\n"
+    "Triage statuses: new, confirmed, wontfix, false-positive, fixed, kept per\n"
+    "fingerprint in .klang/triage.yaml (JSON and text output show them).\n"
+    "Exit status: 0 done, 1 --fail-on found rows, 2 bad usage or unreadable input.\n";
 
 enum fmt { F_TEXT, F_TSV, F_JSON, F_QUICKFIX, F_SARIF };
 
@@ -97,9 +97,9 @@ static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 	int list = 0; /* which log list bare words go to */
 	for (int k = 0; k < 3; k++)
 		a->logs[k] = xcalloc((size_t)argc, sizeof(char *));
-	static const char *const valued[] = { "--format",   "--rules",	 "--families", "--repo",
-					      "--arch",	    "--src-root", "--build-dir", "--compiler",
-					      "--fail-on",  "--note" };
+	static const char *const valued[] = {"--format",  "--rules",	"--families",  "--repo",
+					     "--arch",	  "--src-root", "--build-dir", "--compiler",
+					     "--fail-on", "--note"};
 	for (int i = 2; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL;
 		if (arg[0] != '-' || !strcmp(arg, "-")) {
@@ -143,12 +143,15 @@ static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 		} else if (IS("--list")) {
 			a->list = true;
 		} else if (IS("--format")) {
-			static const char *const names[] = { "text", "tsv", "json", "quickfix", "sarif" };
+			static const char *const names[] = {"text", "tsv", "json", "quickfix",
+							    "sarif"};
 			size_t k = 0;
 			while (k < ARRAY_SIZE(names) && strcmp(val, names[k]))
 				k++;
 			if (k == ARRAY_SIZE(names))
-				return bad("--format: '%s' is not text, tsv, json, quickfix or sarif", val);
+				return bad(
+				    "--format: '%s' is not text, tsv, json, quickfix or sarif",
+				    val);
 			a->fmt = (enum fmt)k;
 		} else if (IS("--compiler")) {
 			if (strcmp(val, "gcc") && strcmp(val, "clang"))
@@ -158,11 +161,12 @@ static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 			if (parse_fail_on(a, val))
 				return EXIT_USAGE;
 		} else if (takes) {
-			const char **dst[] = { NULL,	    &a->rules,	   &a->families, &a->repo,
-					       &a->arch,    &a->src_root,  &a->build_dir, NULL,
-					       NULL,	    &a->note };
+			const char **dst[] = {NULL,	&a->rules,    &a->families,  &a->repo,
+					      &a->arch, &a->src_root, &a->build_dir, NULL,
+					      NULL,	&a->note};
 			for (size_t k = 0; k < ARRAY_SIZE(valued); k++)
-				if (strlen(valued[k]) == namelen && !strncmp(arg, valued[k], namelen) && dst[k])
+				if (strlen(valued[k]) == namelen &&
+				    !strncmp(arg, valued[k], namelen) && dst[k])
 					*dst[k] = val;
 		} else {
 			return bad("unknown option '%s'", arg);
@@ -174,8 +178,8 @@ static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 
 static struct diag_parser_opts opts_for(const struct args *a, enum diag_cc cc)
 {
-	return (struct diag_parser_opts){ .cc = cc, .arch = a->arch, .src_root = a->src_root,
-					  .build_dir = a->build_dir };
+	return (struct diag_parser_opts){
+	    .cc = cc, .arch = a->arch, .src_root = a->src_root, .build_dir = a->build_dir};
 }
 
 static int read_logs(struct diag_set *s, const char *const *logs, size_t n,
@@ -337,23 +341,24 @@ static int cmd_diff(struct args *a)
 		return bad("%s", "--fail-on new needs --old and --new");
 	if (a->baseline && (a->fail_clang || a->fail_gcc))
 		return bad("%s", "--fail-on clang-only/gcc-only needs --gcc and --clang");
-	struct diag_set *s[2] = { diag_set_new(), diag_set_new() };
-	struct diag_diff dd = { 0 };
+	struct diag_set *s[2] = {diag_set_new(), diag_set_new()};
+	struct diag_diff dd = {0};
 	struct diag_families *fam = NULL;
 	int rc;
 	if (a->baseline) {
 		struct diag_parser_opts o = opts_for(a, a->cc);
-		struct reader r0 = { s[0], a->logs[0], a->nlogs[0], &o, 0 };
-		struct reader r1 = { s[1], a->logs[1], a->nlogs[1], &o, 0 };
+		struct reader r0 = {s[0], a->logs[0], a->nlogs[0], &o, 0};
+		struct reader r1 = {s[1], a->logs[1], a->nlogs[1], &o, 0};
 		rc = read_both(&r0, &r1);
 		if (!rc)
 			rc = annotate(a, s, 2, &fam);
 		if (!rc)
 			diag_diff_baseline(s[0], s[1], one_arch(s[0]) && one_arch(s[1]), &dd);
 	} else {
-		struct diag_parser_opts og = opts_for(a, DIAG_CC_GCC), oc = opts_for(a, DIAG_CC_CLANG);
-		struct reader r0 = { s[0], a->logs[1], a->nlogs[1], &og, 0 };
-		struct reader r1 = { s[1], a->logs[2], a->nlogs[2], &oc, 0 };
+		struct diag_parser_opts og = opts_for(a, DIAG_CC_GCC),
+					oc = opts_for(a, DIAG_CC_CLANG);
+		struct reader r0 = {s[0], a->logs[1], a->nlogs[1], &og, 0};
+		struct reader r1 = {s[1], a->logs[2], a->nlogs[2], &oc, 0};
 		rc = read_both(&r0, &r1);
 		if (!rc)
 			rc = annotate(a, s, 2, &fam);
@@ -361,7 +366,8 @@ static int cmd_diff(struct args *a)
 			diag_diff_compilers(s[0], s[1], fam, one_arch(s[0]) && one_arch(s[1]), &dd);
 	}
 	if (!rc) {
-		write_rows(a, dd.rows, dd.n, a->baseline ? DIAG_VIEW_BASELINE : DIAG_VIEW_COMPILERS, &dd);
+		write_rows(a, dd.rows, dd.n, a->baseline ? DIAG_VIEW_BASELINE : DIAG_VIEW_COMPILERS,
+			   &dd);
 		if (gate(a, &dd))
 			rc = EXIT_FOUND;
 	}
@@ -396,7 +402,8 @@ static int cmd_triage(struct args *a)
 		if (!*a->pos[0] || *end || strlen(a->pos[0]) > 16) {
 			rc = bad("'%s' is not a fingerprint (16 hex digits)", a->pos[0]);
 		} else if (st < 0) {
-			rc = bad("'%s' is not new, confirmed, wontfix, false-positive or fixed", a->pos[1]);
+			rc = bad("'%s' is not new, confirmed, wontfix, false-positive or fixed",
+				 a->pos[1]);
 		} else {
 			/* --from LOG... fills in file, flag and message */
 			const struct diag *found = NULL;
@@ -430,7 +437,7 @@ int cmd_diag(int argc, char **argv)
 		fputs(usage_text, argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
-	struct args a = { .repo = "." };
+	struct args a = {.repo = "."};
 	const char *sub = argv[1];
 	bool triage = !strcmp(sub, "triage");
 	int rc = parse_args(argc, argv, &a, triage);

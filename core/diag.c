@@ -59,7 +59,7 @@ void diag_parser_counts(const struct diag_parser *p, struct diag_counts *c)
 
 static bool is_unit(const char *f)
 {
-	static const char *exts[] = { ".c", ".S", ".s", ".cc", ".cpp", ".cxx", ".m", ".rs" };
+	static const char *exts[] = {".c", ".S", ".s", ".cc", ".cpp", ".cxx", ".m", ".rs"};
 	const char *dot = strrchr(f, '.');
 	if (!dot)
 		return false;
@@ -74,7 +74,7 @@ static void commit(struct diag_parser *p)
 	if (!p->have)
 		return;
 	p->have = false;
-	struct diag d = { 0 };
+	struct diag d = {0};
 	const struct strbuf *b = &p->pb;
 	d.kind = p->kind;
 	d.werror = p->werror;
@@ -99,11 +99,11 @@ static void commit(struct diag_parser *p)
 	for (size_t i = 0; i < p->nnotes; i++) {
 		const struct pnote *n = &p->notes[i];
 		p->tmpnotes[i] = (struct diag_note){
-			.kind = n->kind,
-			.loc = { pb_str(b, n->loc.file), n->loc.line, n->loc.col },
-			.msg = pb_str(b, n->msg),
-			.macro = pb_str(b, n->macro),
-			.source = pb_str(b, n->source),
+		    .kind = n->kind,
+		    .loc = {pb_str(b, n->loc.file), n->loc.line, n->loc.col},
+		    .msg = pb_str(b, n->msg),
+		    .macro = pb_str(b, n->macro),
+		    .source = pb_str(b, n->source),
 		};
 	}
 	d.notes = p->tmpnotes;
@@ -111,7 +111,7 @@ static void commit(struct diag_parser *p)
 	d.nmacros = p->nmacros;
 	ALLOC_GROW(p->tmpincs, p->nincs, p->tmpicap);
 	for (size_t i = 0; i < p->nincs; i++)
-		p->tmpincs[i] = (struct diag_loc){ pb_str(b, p->incs[i].file), p->incs[i].line, 0 };
+		p->tmpincs[i] = (struct diag_loc){pb_str(b, p->incs[i].file), p->incs[i].line, 0};
 	d.includes = p->tmpincs;
 	d.nincludes = p->nincs;
 	const char *tu = pb_str(b, p->tu);
@@ -141,7 +141,7 @@ static void take_includes(struct diag_parser *p, const char *file, size_t filele
 		for (size_t i = 0; i < p->nnext; i++) {
 			const struct ploc *l = &p->next[p->imulti ? p->nnext - 1 - i : i];
 			const char *f = p->ib.buf + l->file;
-			p->incs[i] = (struct ploc){ pb_add(&p->pb, f, strlen(f)), l->line, 0 };
+			p->incs[i] = (struct ploc){pb_add(&p->pb, f, strlen(f)), l->line, 0};
 		}
 		p->nincs = p->nnext;
 	}
@@ -202,7 +202,7 @@ static void add_note(struct diag_parser *p, const struct lex_diag *l)
 	ALLOC_GROW(p->notes, p->nnotes + 1, p->ncap);
 	struct pnote *note = &p->notes[p->nnotes];
 	note->kind = k;
-	note->loc = (struct ploc){ pb_add(&p->pb, l->path, l->pathlen), l->line, l->col };
+	note->loc = (struct ploc){pb_add(&p->pb, l->path, l->pathlen), l->line, l->col};
 	note->msg = pb_add(&p->pb, m, n);
 	note->source = NONE;
 	note->macro = macro ? pb_add(&p->pb, macro, macrolen) : NONE;
@@ -267,7 +267,8 @@ static void echo_line(struct diag_parser *p, const char *s, size_t n)
 		}
 		return;
 	case E_CLANG_FIXIT:
-		if (p->have && p->echo_note == NONE && n && !lex_is_generated(s, n) && p->fixit == NONE)
+		if (p->have && p->echo_note == NONE && n && !lex_is_generated(s, n) &&
+		    p->fixit == NONE)
 			p->fixit = pb_add(&p->pb, s, n);
 		p->echo = E_NONE;
 		return;
@@ -291,7 +292,7 @@ static void include_line(struct diag_parser *p, const char *s, size_t n, bool co
 	if (cont)
 		p->imulti = true;
 	ALLOC_GROW(p->next, p->nnext + 1, p->nextcap);
-	p->next[p->nnext++] = (struct ploc){ pb_add(&p->ib, path, pl), line, 0 };
+	p->next[p->nnext++] = (struct ploc){pb_add(&p->ib, path, pl), line, 0};
 	p->istate = s[n - 1] == ',' ? I_GCC : I_CLANG;
 	if (p->istate == I_GCC)
 		p->gcc_votes++;
@@ -325,7 +326,8 @@ static void tool_line(struct diag_parser *p, struct lex_diag *l, enum diag_kind 
 	if (l->msglen > 9 && !memcmp(l->msg, "objtool: ", 9)) {
 		flag = "objtool", flaglen = 7;
 		l->msg += 9, l->msglen -= 9;
-	} else if ((bl >= 2 && !memcmp(base + bl - 2, "ld", 2)) || (bl >= 3 && memmem(base, bl, "ld.", 3)) ||
+	} else if ((bl >= 2 && !memcmp(base + bl - 2, "ld", 2)) ||
+		   (bl >= 3 && memmem(base, bl, "ld.", 3)) ||
 		   (bl == 3 && !memcmp(base, "lld", 3))) {
 		if (memmem(base, bl, "lld", 3))
 			p->clang_votes++;
@@ -340,8 +342,9 @@ static void tool_line(struct diag_parser *p, struct lex_diag *l, enum diag_kind 
 
 static bool special_line(struct diag_parser *p, const char *s, size_t n)
 {
-	struct lex_diag l = { 0 };
-	if (n > 17 && (!memcmp(s, "WARNING: modpost: ", 18) || !memcmp(s, "ERROR: modpost: ", 16))) {
+	struct lex_diag l = {0};
+	if (n > 17 &&
+	    (!memcmp(s, "WARNING: modpost: ", 18) || !memcmp(s, "ERROR: modpost: ", 16))) {
 		bool err = s[0] == 'E';
 		l.msg = s + (err ? 16 : 18);
 		l.msglen = n - (err ? 16 : 18);
@@ -349,7 +352,8 @@ static bool special_line(struct diag_parser *p, const char *s, size_t n)
 		/* "vmlinux.o: section mismatch ..." names the object first */
 		const char *c = memchr(l.msg, ':', l.msglen);
 		const char *sp = memchr(l.msg, ' ', l.msglen);
-		if (c && (!sp || c < sp) && c > l.msg && c[-1] == 'o' && (size_t)(c - l.msg) + 2 <= l.msglen) {
+		if (c && (!sp || c < sp) && c > l.msg && c[-1] == 'o' &&
+		    (size_t)(c - l.msg) + 2 <= l.msglen) {
 			l.path = l.msg;
 			l.pathlen = (size_t)(c - l.msg);
 			l.msglen -= l.pathlen + 2;

@@ -31,7 +31,7 @@ enum diag_note_kind {
 };
 
 struct diag_loc {
-	const char *file; /* relative to the source tree once normalised; "" if none */
+	const char *file;   /* relative to the source tree once normalised; "" if none */
 	unsigned line, col; /* 0 when unknown */
 };
 
@@ -46,36 +46,36 @@ struct diag_note {
 struct diag {
 	enum diag_kind kind;
 	enum diag_cc cc;
-	const char *arch;	/* "" when unknown */
-	const char *log;	/* first log it was read from */
-	struct diag_loc loc;	/* where to look: the outermost macro expansion site */
-	struct diag_loc spell;	/* where the compiler pointed (== loc without macros) */
-	const char *flag;	/* "-Wfoo", or kernel-doc, objtool, modpost, ld, as, make; "" */
-	const char *message;	/* ASCII quotes, valid UTF-8 */
-	const char *function;	/* gcc's "In function 'f'" context, or NULL */
-	const char *source;	/* echoed source line at loc (trimmed), or NULL */
-	const char *fixit;	/* fix-it text the compiler suggested, or NULL */
-	bool werror;		/* reported as an error by -Werror */
+	const char *arch;	 /* "" when unknown */
+	const char *log;	 /* first log it was read from */
+	struct diag_loc loc;	 /* where to look: the outermost macro expansion site */
+	struct diag_loc spell;	 /* where the compiler pointed (== loc without macros) */
+	const char *flag;	 /* "-Wfoo", or kernel-doc, objtool, modpost, ld, as, make; "" */
+	const char *message;	 /* ASCII quotes, valid UTF-8 */
+	const char *function;	 /* gcc's "In function 'f'" context, or NULL */
+	const char *source;	 /* echoed source line at loc (trimmed), or NULL */
+	const char *fixit;	 /* fix-it text the compiler suggested, or NULL */
+	bool werror;		 /* reported as an error by -Werror */
 	struct diag_note *notes; /* in log order */
 	size_t nnotes;
-	size_t nmacros;		 /* notes[0..nmacros) are this diagnostic's macro chain */
+	size_t nmacros;		   /* notes[0..nmacros) are this diagnostic's macro chain */
 	struct diag_loc *includes; /* include chain, translation unit first */
 	size_t nincludes;
-	const char **tus;	/* distinct translation units that reported it */
+	const char **tus; /* distinct translation units that reported it */
 	size_t ntus;
-	unsigned occurrences;	/* times it was reported */
-	uint64_t fingerprint;	/* diag_fingerprint() */
+	unsigned occurrences; /* times it was reported */
+	uint64_t fingerprint; /* diag_fingerprint() */
 
 	/* Filled in by later stages. */
-	const char *family;	/* flag family (diag_families_apply) */
+	const char *family; /* flag family (diag_families_apply) */
 	enum diag_side side;
-	struct diag *peer;	/* the other compiler's match */
+	struct diag *peer; /* the other compiler's match */
 	enum diag_base base;
-	const char *group;	/* group rule name, or the family */
-	const char *subgroup;	/* from named captures, or NULL */
-	int status;		/* enum triage_status, 0 = new */
+	const char *group;    /* group rule name, or the family */
+	const char *subgroup; /* from named captures, or NULL */
+	int status;	      /* enum triage_status, 0 = new */
 	const char *triage_note;
-	size_t index;		/* position in its set */
+	size_t index; /* position in its set */
 };
 
 /* ---- diag_set: distinct diagnostics, deduplicated (core/diagset.c) ---- */
@@ -133,11 +133,11 @@ const char *diag_base_name(enum diag_base b);
 /* ---- the streaming parser (core/diag.c) ---- */
 
 struct diag_parser_opts {
-	enum diag_cc cc;	/* DIAG_CC_UNKNOWN: detect from the log */
-	const char *arch;	/* NULL: detect from arch/<name>/ paths */
-	const char *src_root;	/* NULL: detect from absolute paths */
-	const char *build_dir;	/* NULL: from make's "Entering directory" */
-	const char *log_name;	/* recorded in each diagnostic */
+	enum diag_cc cc;       /* DIAG_CC_UNKNOWN: detect from the log */
+	const char *arch;      /* NULL: detect from arch/<name>/ paths */
+	const char *src_root;  /* NULL: detect from absolute paths */
+	const char *build_dir; /* NULL: from make's "Entering directory" */
+	const char *log_name;  /* recorded in each diagnostic */
 	/* Called for each reported warning or error once its notes are read
 	 * (raw paths, strings valid during the call only). */
 	void (*on_diag)(const struct diag *d, void *ctx);

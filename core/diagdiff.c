@@ -54,8 +54,8 @@ static int load_family(void *ctx, const char *path, const struct ynode *fam, str
 	for (size_t k = 0; k < fam->n; k++) {
 		const struct ynode *fl = fam->items[k];
 		if (fl->type != Y_SCALAR || !*fl->str)
-			return kerr_set(e, "%s:%u:%u: expected a flag, found %s", path, fl->line, fl->col,
-					ydoc_type_name(fl->type));
+			return kerr_set(e, "%s:%u:%u: expected a flag, found %s", path, fl->line,
+					fl->col, ydoc_type_name(fl->type));
 	}
 	struct strbuf key = STRBUF_INIT;
 	strip_eq(fam->items[0]->str, &key);
@@ -146,7 +146,7 @@ struct matcher {
 	struct mslot {
 		uint64_t hash;
 		struct diag *d;
-	} *t;
+	} * t;
 	size_t cap;
 	struct strbuf a, b;
 };
@@ -209,7 +209,7 @@ static void matcher_index(struct matcher *m, struct diag_set *s)
 			if (m->t[j].hash == h && match_eq(m, m->t[j].d, d))
 				break;
 		if (!m->t[j].d)
-			m->t[j] = (struct mslot){ h, d };
+			m->t[j] = (struct mslot){h, d};
 	}
 }
 
@@ -235,7 +235,7 @@ void diag_diff_compilers(struct diag_set *gcc, struct diag_set *clang,
 	memset(out, 0, sizeof(*out));
 	diag_families_apply(f, gcc);
 	diag_families_apply(f, clang);
-	struct matcher gm = { .ignore_arch = ignore_arch }, cm = { .ignore_arch = ignore_arch };
+	struct matcher gm = {.ignore_arch = ignore_arch}, cm = {.ignore_arch = ignore_arch};
 	size_t cap = 0;
 	matcher_index(&gm, gcc);
 	matcher_index(&cm, clang);
@@ -294,7 +294,8 @@ static struct diag *bucket_take(struct strmap *m, const char *key, unsigned line
 	for (size_t i = 0; i < b->n; i++) {
 		if (b->d[i]->base != DIAG_BASE_FIXED)
 			continue; /* already taken */
-		unsigned dist = b->d[i]->loc.line > line ? b->d[i]->loc.line - line : line - b->d[i]->loc.line;
+		unsigned dist =
+		    b->d[i]->loc.line > line ? b->d[i]->loc.line - line : line - b->d[i]->loc.line;
 		if (best == b->n || dist < bestd) {
 			best = i;
 			bestd = dist;
@@ -330,7 +331,8 @@ static void fp_key(const struct diag *d, bool ignore_arch, struct strbuf *k)
 static void near_key(const struct diag *d, bool ignore_arch, struct strbuf *k)
 {
 	sb_reset(k);
-	sb_addf(k, "%d\x1f%s\x1f%s\x1f%s\x1f", d->cc, ignore_arch ? "" : d->arch, d->loc.file, d->flag);
+	sb_addf(k, "%d\x1f%s\x1f%s\x1f%s\x1f", d->cc, ignore_arch ? "" : d->arch, d->loc.file,
+		d->flag);
 	diag_mask_numbers(d->message, k);
 }
 

@@ -28,8 +28,8 @@ void diag_families_apply(const struct diag_families *f, struct diag_set *s);
 struct diag_diff {
 	struct diag **rows; /* what to show, by file and line */
 	size_t n;
-	unsigned long clang_only, gcc_only, both;  /* rows per side */
-	unsigned long added, fixed, outstanding;   /* rows per baseline state */
+	unsigned long clang_only, gcc_only, both; /* rows per side */
+	unsigned long added, fixed, outstanding;  /* rows per baseline state */
 };
 void diag_diff_free(struct diag_diff *d);
 

@@ -77,12 +77,15 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	d.cc = DIAG_CC_UNKNOWN;
 	d.arch = diag_set_intern(p->out, "", 0);
 	d.spell.file = npath(p, r->spell.file ? r->spell.file : "");
-	d.loc.file = r->loc.file == r->spell.file ? d.spell.file : npath(p, r->loc.file ? r->loc.file : "");
+	d.loc.file =
+	    r->loc.file == r->spell.file ? d.spell.file : npath(p, r->loc.file ? r->loc.file : "");
 	d.flag = nflag(p, r->flag);
 	sb_reset(&p->mb);
 	lex_text(r->message ? r->message : "", r->message ? strlen(r->message) : 0, &p->mb);
 	d.message = sb_str(&p->mb);
-	const char *tus[1] = { !r->ntus ? NULL : r->tus[0] == r->spell.file ? d.spell.file : npath(p, r->tus[0]) };
+	const char *tus[1] = {!r->ntus			   ? NULL
+			      : r->tus[0] == r->spell.file ? d.spell.file
+							   : npath(p, r->tus[0])};
 	uint64_t h;
 	struct diag *e = diag_set_find(p->out, &d, &h);
 	if (e) {
@@ -91,7 +94,8 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	}
 	struct strbuf *tb = &p->tb;
 	sb_reset(tb);
-	size_t of = tb_text(tb, r->function), os = tb_text(tb, r->source), ox = tb_text(tb, r->fixit);
+	size_t of = tb_text(tb, r->function), os = tb_text(tb, r->source),
+	       ox = tb_text(tb, r->fixit);
 	ALLOC_GROW(p->nnotes_buf, r->nnotes + 1, p->nnotes_cap);
 	size_t *offs = xmalloc((3 * r->nnotes + 1) * sizeof(*offs));
 	for (size_t i = 0; i < r->nnotes; i++) {
@@ -99,7 +103,8 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 		offs[3 * i + 1] = tb_text(tb, r->notes[i].macro);
 		offs[3 * i + 2] = tb_text(tb, r->notes[i].source);
 	}
-	d.function = of == NONE ? NULL : diag_set_intern(p->out, tb->buf + of, strlen(tb->buf + of));
+	d.function =
+	    of == NONE ? NULL : diag_set_intern(p->out, tb->buf + of, strlen(tb->buf + of));
 	d.log = r->log ? diag_set_intern(p->out, r->log, strlen(r->log)) : NULL;
 	d.source = pb_str(tb, os);
 	d.fixit = pb_str(tb, ox);
@@ -109,8 +114,10 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 		n->loc.file = npath(p, r->notes[i].loc.file ? r->notes[i].loc.file : "");
 		/* family, group and subgroup come later */
 		n->msg = pb_str(tb, offs[3 * i]);
-		n->macro = offs[3 * i + 1] == NONE ? NULL
-			   : diag_set_intern(p->out, tb->buf + offs[3 * i + 1], strlen(tb->buf + offs[3 * i + 1]));
+		n->macro = offs[3 * i + 1] == NONE
+			       ? NULL
+			       : diag_set_intern(p->out, tb->buf + offs[3 * i + 1],
+						 strlen(tb->buf + offs[3 * i + 1]));
 		n->source = pb_str(tb, offs[3 * i + 2]);
 	}
 	free(offs);
@@ -139,4 +146,3 @@ void parser_emit(struct diag_parser *p, const struct diag *in)
 	if (diag_set_size(p->raw) >= ROOT_AFTER)
 		parser_decide_root(p);
 }
-

@@ -75,7 +75,7 @@ int diag_parse_file(struct diag_set *into, const char *path, const struct diag_p
 #ifdef POSIX_FADV_SEQUENTIAL
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-	struct diag_parser_opts o = opts ? *opts : (struct diag_parser_opts){ 0 };
+	struct diag_parser_opts o = opts ? *opts : (struct diag_parser_opts){0};
 	if (!o.log_name)
 		o.log_name = is_stdin ? "<stdin>" : path;
 	struct diag_parser *p = diag_parser_new(&o);

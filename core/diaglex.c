@@ -40,10 +40,10 @@ static size_t parse_uint(const char *s, size_t n, size_t i, unsigned *out)
 /* " warning: " and friends at s; sets *len to what to skip. */
 static enum lex_kind kind_at(const char *s, size_t n, size_t *len)
 {
-#define K(text, kind)                                                          \
-	if (n >= sizeof(text) - 1 && !memcmp(s, text, sizeof(text) - 1)) {   \
-		*len = sizeof(text) - 1;                                       \
-		return kind;                                                   \
+#define K(text, kind)                                                                              \
+	if (n >= sizeof(text) - 1 && !memcmp(s, text, sizeof(text) - 1)) {                         \
+		*len = sizeof(text) - 1;                                                           \
+		return kind;                                                                       \
 	}
 	if (n < 7 || s[0] != ' ')
 		return LEX_NONE;
@@ -159,7 +159,8 @@ bool lex_diag_line(const char *s, size_t n, struct lex_diag *d)
 				enum lex_kind kind = kind_at(s + j + 1, n - j - 1, &klen);
 				if (kind == LEX_NONE) {
 					const char *u = "undefined reference to";
-					if (j + 2 + strlen(u) <= n && !memcmp(s + j + 2, u, strlen(u)))
+					if (j + 2 + strlen(u) <= n &&
+					    !memcmp(s + j + 2, u, strlen(u)))
 						kind = LEX_LD_ERROR, klen = 1;
 					else
 						return false;
@@ -233,11 +234,11 @@ enum diag_note_kind lex_note_kind(const char *m, size_t n, const char **macro, s
 		const char *text;
 		enum diag_note_kind kind;
 	} forms[] = {
-		{ "in expansion of macro ", DIAG_NOTE_IN_EXPANSION },
-		{ "in definition of macro ", DIAG_NOTE_IN_DEFINITION },
-		{ "expanded from macro ", DIAG_NOTE_EXPANDED_FROM },
-		{ "expanded from here", DIAG_NOTE_EXPANDED_HERE },
-		{ "(skipping ", DIAG_NOTE_EXPANDED_FROM },
+	    {"in expansion of macro ", DIAG_NOTE_IN_EXPANSION},
+	    {"in definition of macro ", DIAG_NOTE_IN_DEFINITION},
+	    {"expanded from macro ", DIAG_NOTE_EXPANDED_FROM},
+	    {"expanded from here", DIAG_NOTE_EXPANDED_HERE},
+	    {"(skipping ", DIAG_NOTE_EXPANDED_FROM},
 	};
 	*macro = NULL;
 	*macrolen = 0;
@@ -362,7 +363,8 @@ void lex_clean(const char *s, size_t n, struct strbuf *out)
 		if (c == 0x1b && i + 1 < n) {
 			i++;
 			if (s[i] == '[') { /* CSI: parameters, intermediates, a final byte */
-				while (i + 1 < n && ((unsigned char)s[i + 1] < 0x40 || (unsigned char)s[i + 1] > 0x7e))
+				while (i + 1 < n && ((unsigned char)s[i + 1] < 0x40 ||
+						     (unsigned char)s[i + 1] > 0x7e))
 					i++;
 				i++;
 			} else if (s[i] == ']') { /* OSC (gcc's URLs): up to BEL or ESC \ */
@@ -399,8 +401,8 @@ size_t lex_prefix_len(const char *s, size_t n)
 				k++;
 			if (k < m && p[k] == ' ')
 				i += k + 1;
-		} else if (m >= 20 && is_digit(p[0]) && p[4] == '-' && p[7] == '-' && p[10] == 'T' &&
-			   p[13] == ':') {
+		} else if (m >= 20 && is_digit(p[0]) && p[4] == '-' && p[7] == '-' &&
+			   p[10] == 'T' && p[13] == ':') {
 			size_t k = 19;
 			while (k < m && p[k] != ' ')
 				k++;
@@ -480,7 +482,7 @@ void lex_text(const char *s, size_t n, struct strbuf *out)
 char *diag_normalize_path(const char *path, const char *root, const char *build)
 {
 	const char *p = path;
-	const char *pre[2] = { build, root };
+	const char *pre[2] = {build, root};
 	size_t best = 0;
 	for (int k = 0; k < 2; k++) {
 		const char *r = pre[k];

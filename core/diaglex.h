@@ -17,8 +17,8 @@ enum lex_kind {
 	LEX_NOTE,
 	LEX_AS_WARNING, /* gas: "Warning:" */
 	LEX_AS_ERROR,
-	LEX_CONTEXT,	/* gcc: "file: In function 'f':" / "At top level:" */
-	LEX_LD_ERROR,	/* ld: "file:line: undefined reference to ..." */
+	LEX_CONTEXT,  /* gcc: "file: In function 'f':" / "At top level:" */
+	LEX_LD_ERROR, /* ld: "file:line: undefined reference to ..." */
 };
 
 /* A recognised line; pointers into the line, lengths explicit. */
@@ -32,7 +32,8 @@ struct lex_diag {
 	const char *flag; /* "-Wfoo" (an -Werror=foo is returned as -Wfoo), or NULL */
 	size_t flaglen;
 	bool werror;
-	const char *func; /* LEX_CONTEXT: function name (quotes stripped), NULL for "At top level" */
+	const char
+	    *func; /* LEX_CONTEXT: function name (quotes stripped), NULL for "At top level" */
 	size_t funclen;
 };
 

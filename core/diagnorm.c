@@ -10,9 +10,9 @@
 #include "core/diaglex.h"
 
 static const char *const top_dirs[] = {
-	"arch",	 "block",   "certs",	"crypto", "Documentation", "drivers", "fs",	"include",
-	"init",	 "io_uring", "ipc",	"kernel", "lib",	   "mm",      "net",	"rust",
-	"samples", "scripts", "security", "sound",  "tools",	   "usr",     "virt",
+    "arch",    "block",	   "certs",    "crypto", "Documentation", "drivers", "fs",   "include",
+    "init",    "io_uring", "ipc",      "kernel", "lib",		  "mm",	     "net",  "rust",
+    "samples", "scripts",  "security", "sound",	 "tools",	  "usr",     "virt",
 };
 
 struct pathmap {
@@ -33,9 +33,9 @@ static size_t ptr_slot(const struct pathmap *m, const char *k)
 static void map_put(struct pathmap *m, const char *k, const char *v)
 {
 	if ((m->n + 1) * 2 > m->cap) {
-		struct pathmap nm = { xcalloc(m->cap ? m->cap * 2 : 256, sizeof(char *)),
-				      xcalloc(m->cap ? m->cap * 2 : 256, sizeof(char *)),
-				      m->cap ? m->cap * 2 : 256, 0 };
+		struct pathmap nm = {xcalloc(m->cap ? m->cap * 2 : 256, sizeof(char *)),
+				     xcalloc(m->cap ? m->cap * 2 : 256, sizeof(char *)),
+				     m->cap ? m->cap * 2 : 256, 0};
 		for (size_t i = 0; i < m->cap; i++)
 			if (m->keys[i])
 				map_put(&nm, m->keys[i], m->vals[i]);
@@ -138,7 +138,7 @@ static char *detect_root_paths(const struct pathmap *seen, const char *const *bu
 					continue;
 				if (!ends_in_arch(p, k)) {
 					ALLOC_GROW(c, nc + 1, cap);
-					c[nc++] = (struct cand){ p, k };
+					c[nc++] = (struct cand){p, k};
 				}
 				break;
 			}
@@ -161,7 +161,7 @@ static char *detect_arch_paths(const struct pathmap *seen)
 		if (!e)
 			continue;
 		ALLOC_GROW(c, nc + 1, cap);
-		c[nc++] = (struct cand){ p + 5, (size_t)(e - p - 5) };
+		c[nc++] = (struct cand){p + 5, (size_t)(e - p - 5)};
 	}
 	char *arch = most_voted(c, nc, false);
 	free(c);
@@ -169,8 +169,8 @@ static char *detect_arch_paths(const struct pathmap *seen)
 }
 
 /* Every distinct path a set mentions (its strings are interned: one per pointer). */
-static void collect_set(const struct diag_set *s, struct pathmap *seen, size_t *maxn,
-			size_t *maxi, size_t *maxt)
+static void collect_set(const struct diag_set *s, struct pathmap *seen, size_t *maxn, size_t *maxi,
+			size_t *maxt)
 {
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		const struct diag *d = diag_set_get(s, i);
@@ -192,7 +192,7 @@ static void collect_set(const struct diag_set *s, struct pathmap *seen, size_t *
 
 char *diagnorm_root(const struct diag_set *raw, const char *const *builds, size_t nb)
 {
-	struct pathmap seen = { 0 };
+	struct pathmap seen = {0};
 	collect_set(raw, &seen, NULL, NULL, NULL);
 	char *root = detect_root_paths(&seen, builds, nb);
 	free(seen.keys);
@@ -203,7 +203,7 @@ char *diagnorm_root(const struct diag_set *raw, const char *const *builds, size_
 char *diagnorm_arch(const struct diag_set *s)
 {
 	/* the files of the first few thousand diagnostics are evidence enough */
-	struct pathmap seen = { 0 };
+	struct pathmap seen = {0};
 	for (size_t i = 0; i < diag_set_size(s) && i < 4096; i++) {
 		collect(&seen, diag_set_get(s, i)->loc.file);
 		collect(&seen, diag_set_get(s, i)->spell.file);
@@ -276,7 +276,8 @@ static void norm_one(struct norm_ctx *x, const struct diag *r, struct strbuf *tb
 	struct diag d = *r;
 	sb_reset(tb);
 	size_t om = text_off(tb, r->message), of = text_off(tb, r->function);
-	size_t os = text_off(tb, r->source), ox = text_off(tb, r->fixit), ofl = text_off(tb, r->flag);
+	size_t os = text_off(tb, r->source), ox = text_off(tb, r->fixit),
+	       ofl = text_off(tb, r->flag);
 	for (size_t i = 0; i < r->nnotes; i++) {
 		offs[2 * i] = text_off(tb, r->notes[i].msg);
 		offs[2 * i + 1] = text_off(tb, r->notes[i].source);
@@ -310,11 +311,11 @@ void diag_normalize_into(const struct diag_set *raw, struct diag_set *into, cons
 			 const char *const *builds, size_t nb)
 {
 	size_t maxn = 0, maxi = 0, maxt = 0;
-	struct pathmap seen = { 0 };
+	struct pathmap seen = {0};
 	collect_set(raw, &seen, &maxn, &maxi, &maxt);
 	free(seen.keys);
 	free(seen.vals);
-	struct norm_ctx x = { { 0 }, into, root, builds, nb };
+	struct norm_ctx x = {{0}, into, root, builds, nb};
 	struct diag_note *notes = xmalloc((maxn + 1) * sizeof(*notes));
 	struct diag_loc *incs = xmalloc((maxi + 1) * sizeof(*incs));
 	const char **tus = xmalloc((maxt + 1) * sizeof(*tus));

@@ -110,8 +110,8 @@ void diag_write_quickfix(FILE *f, struct diag *const *rows, size_t n, enum diag_
 static void write_one(FILE *f, const struct diag *d, enum diag_view v)
 {
 	for (size_t i = 0; i < d->nincludes; i++)
-		fprintf(f, "  %s %s:%u\n", i ? "  from" : "In file included from", d->includes[i].file,
-			d->includes[i].line);
+		fprintf(f, "  %s %s:%u\n", i ? "  from" : "In file included from",
+			d->includes[i].file, d->includes[i].line);
 	print_loc(f, &d->loc);
 	fprintf(f, ": %s: %s", diag_kind_name(d->kind), d->message);
 	if (*d->flag)
@@ -171,11 +171,11 @@ void diag_write_text(FILE *f, struct diag *const *rows, size_t n, enum diag_view
 		fputc('\n', f);
 	}
 	group_collect_free(g, ng);
-	fprintf(f, "%zu diagnostic%s (%lu warnings, %lu errors reported)", n, n == 1 ? "" : "s", warn,
-		err);
+	fprintf(f, "%zu diagnostic%s (%lu warnings, %lu errors reported)", n, n == 1 ? "" : "s",
+		warn, err);
 	if (sum && v == DIAG_VIEW_COMPILERS)
-		fprintf(f, ": clang-only %lu, gcc-only %lu, both %lu", sum->clang_only, sum->gcc_only,
-			sum->both);
+		fprintf(f, ": clang-only %lu, gcc-only %lu, both %lu", sum->clang_only,
+			sum->gcc_only, sum->both);
 	else if (sum && v == DIAG_VIEW_BASELINE)
 		fprintf(f, ": new %lu, fixed %lu, outstanding %lu", sum->added, sum->fixed,
 			sum->outstanding);

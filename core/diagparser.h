@@ -8,7 +8,7 @@
 #include "core/diaglex.h"
 #include "core/strmap.h"
 
-#define ROOT_AFTER 64	    /* distinct diagnostics read before the source root is decided */
+#define ROOT_AFTER 64 /* distinct diagnostics read before the source root is decided */
 #define NONE ((size_t)-1)
 
 struct ploc {
@@ -34,7 +34,7 @@ struct diag_parser {
 	struct strmap paths, flags; /* as printed -> normalised, interned in out */
 	struct strbuf last_raw;
 	const char *last_norm;
-	struct strbuf mb, tb;	    /* cleaned text */
+	struct strbuf mb, tb; /* cleaned text */
 	struct diag_note *nnotes_buf;
 	size_t nnotes_cap;
 	struct diag_loc *nincs_buf;

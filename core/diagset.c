@@ -34,13 +34,13 @@ struct diag_set {
 	struct slot {
 		uint64_t hash;
 		struct entry *e;
-	} *table;
+	} * table;
 	size_t tcap;
 	/* (diagnostic, translation unit) pairs already recorded */
 	struct tu_pair {
 		const struct entry *e;
 		const char *tu;
-	} *pairs;
+	} * pairs;
 	size_t pcap, pcount;
 };
 
@@ -192,7 +192,8 @@ static uint64_t key_hash(const struct diag *d)
 {
 	uint64_t h = hash_str(d->message, 0);
 	h = mix(h ^ (uintptr_t)d->loc.file, ((uint64_t)d->loc.line << 32 | d->loc.col) * 2 + 1);
-	h = mix(h ^ (uintptr_t)d->spell.file, ((uint64_t)d->spell.line << 32 | d->spell.col) * 2 + 1);
+	h = mix(h ^ (uintptr_t)d->spell.file,
+		((uint64_t)d->spell.line << 32 | d->spell.col) * 2 + 1);
 	return mix(h ^ (uintptr_t)d->flag, 0x9e3779b97f4a7c15ull);
 }
 
@@ -210,8 +211,8 @@ static bool key_eq(const struct diag *a, const struct diag *b)
 {
 	return a->cc == b->cc && a->loc.file == b->loc.file && a->loc.line == b->loc.line &&
 	       a->loc.col == b->loc.col && a->spell.file == b->spell.file &&
-	       a->spell.line == b->spell.line && a->spell.col == b->spell.col && a->flag == b->flag &&
-	       a->arch == b->arch && str_eq(a->message, b->message);
+	       a->spell.line == b->spell.line && a->spell.col == b->spell.col &&
+	       a->flag == b->flag && a->arch == b->arch && str_eq(a->message, b->message);
 }
 
 static void table_grow(struct diag_set *s)
@@ -518,7 +519,7 @@ static void radix_sort(struct sort_key *k, size_t n)
 {
 	struct sort_key *tmp = xmalloc(n * sizeof(*tmp)), *src = k, *dst = tmp;
 	for (int shift = 0; shift < 64; shift += 8) {
-		size_t count[257] = { 0 };
+		size_t count[257] = {0};
 		for (size_t i = 0; i < n; i++)
 			count[((src[i].key >> shift) & 0xff) + 1]++;
 		if (count[((src[0].key >> shift) & 0xff) + 1] == n)
@@ -560,7 +561,8 @@ void diag_sort(struct diag **rows, size_t n)
 		const struct diag *d = rows[i];
 		uint64_t line = d->loc.line < 0xffffff ? d->loc.line : 0xffffff;
 		uint64_t col = d->loc.col < 0xffff ? d->loc.col : 0xffff;
-		k[i].key = (uint64_t)rank[file_slot(keys, cap, d->loc.file)] << 40 | line << 16 | col;
+		k[i].key =
+		    (uint64_t)rank[file_slot(keys, cap, d->loc.file)] << 40 | line << 16 | col;
 		k[i].d = rows[i];
 	}
 	radix_sort(k, n);
@@ -690,12 +692,12 @@ const char *diag_cc_name(enum diag_cc c)
 
 const char *diag_side_name(enum diag_side s)
 {
-	static const char *names[] = { "-", "clang-only", "gcc-only", "both" };
+	static const char *names[] = {"-", "clang-only", "gcc-only", "both"};
 	return names[s];
 }
 
 const char *diag_base_name(enum diag_base b)
 {
-	static const char *names[] = { "-", "new", "fixed", "outstanding" };
+	static const char *names[] = {"-", "new", "fixed", "outstanding"};
 	return names[b];
 }

@@ -11,7 +11,7 @@
 #include "core/ydoc.h"
 
 enum { P_FLAG, P_MESSAGE, P_FILE, P_N };
-static const char *const pat_keys[P_N] = { "flag", "message", "file" };
+static const char *const pat_keys[P_N] = {"flag", "message", "file"};
 
 struct rule {
 	char *name;
@@ -52,8 +52,8 @@ static pcre2_code *compile(const char *path, const struct ynode *n, struct kerr 
 {
 	int err;
 	PCRE2_SIZE off;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)n->str, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err,
-				       &off, NULL);
+	pcre2_code *re =
+	    pcre2_compile((PCRE2_SPTR)n->str, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err, &off, NULL);
 	if (!re) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(err, msg, sizeof(msg));
@@ -69,9 +69,10 @@ static int load_rule(void *ctx, const char *path, const struct ynode *m, struct 
 {
 	struct group_rules *r = ctx;
 	if (m->type != Y_MAP)
-		return kerr_set(e, "%s:%u:%u: expected a rule {name, flag, message, file}, found %s",
+		return kerr_set(e,
+				"%s:%u:%u: expected a rule {name, flag, message, file}, found %s",
 				path, m->line, m->col, ydoc_type_name(m->type));
-	struct rule rule = { 0 };
+	struct rule rule = {0};
 	bool any = false;
 	for (size_t i = 0; i + 1 < m->n; i += 2) {
 		const struct ynode *k = m->items[i], *v = m->items[i + 1];
@@ -81,13 +82,14 @@ static int load_rule(void *ctx, const char *path, const struct ynode *m, struct 
 				which = p;
 		bool is_name = k->type == Y_SCALAR && !strcmp(k->str, "name");
 		if (which < 0 && !is_name) {
-			kerr_set(e, "%s:%u:%u: unknown key '%s' (a rule has name, flag, message, file)",
-				 path, k->line, k->col, k->type == Y_SCALAR ? k->str : "?");
+			kerr_set(
+			    e, "%s:%u:%u: unknown key '%s' (a rule has name, flag, message, file)",
+			    path, k->line, k->col, k->type == Y_SCALAR ? k->str : "?");
 			goto fail;
 		}
 		if (v->type != Y_SCALAR) {
-			kerr_set(e, "%s:%u:%u: '%s' needs a string, found %s", path, v->line, v->col,
-				 k->str, ydoc_type_name(v->type));
+			kerr_set(e, "%s:%u:%u: '%s' needs a string, found %s", path, v->line,
+				 v->col, k->str, ydoc_type_name(v->type));
 			goto fail;
 		}
 		if (is_name) {
@@ -250,7 +252,7 @@ struct diag_group *group_collect(struct diag *const *diags, size_t n, size_t *ng
 			ALLOC_GROW(g, ng + 1, cap);
 			caps = xrealloc(caps, cap * sizeof(*caps));
 			k = ng++;
-			g[k] = (struct diag_group){ .name = name };
+			g[k] = (struct diag_group){.name = name};
 			caps[k] = 0;
 			strmap_put(&idx, name, (void *)(uintptr_t)(k + 1));
 		} else {
@@ -263,8 +265,9 @@ struct diag_group *group_collect(struct diag *const *diags, size_t n, size_t *ng
 	for (size_t k = 0; k < ng; k++) {
 		qsort(g[k].diags, g[k].n, sizeof(*g[k].diags), cmp_in_group);
 		for (size_t i = 0; i < g[k].n; i++)
-			if (!i || strcmp(g[k].diags[i]->subgroup ? g[k].diags[i]->subgroup : "",
-					 g[k].diags[i - 1]->subgroup ? g[k].diags[i - 1]->subgroup : ""))
+			if (!i ||
+			    strcmp(g[k].diags[i]->subgroup ? g[k].diags[i]->subgroup : "",
+				   g[k].diags[i - 1]->subgroup ? g[k].diags[i - 1]->subgroup : ""))
 				g[k].nsub++;
 	}
 	if (ng)

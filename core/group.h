@@ -29,7 +29,7 @@ struct diag_group {
 	const char *name;
 	struct diag **diags;
 	size_t n;
-	size_t nsub;		  /* distinct subgroups */
+	size_t nsub;		   /* distinct subgroups */
 	unsigned long occurrences; /* sum over its diagnostics */
 };
 struct diag_group *group_collect(struct diag *const *diags, size_t n, size_t *ngroups);

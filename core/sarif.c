@@ -96,18 +96,21 @@ static void build_flush(struct diag_parser *p, struct build *b)
 	if (!b->have)
 		return;
 	b->have = false;
-	struct diag d = { 0 };
+	struct diag d = {0};
 	d.kind = b->kind;
 	d.werror = b->werror;
 	d.message = at(b, b->msg);
 	d.flag = at(b, b->flag);
-	d.spell = (struct diag_loc){ at(b, b->file), b->line, b->col };
+	d.spell = (struct diag_loc){at(b, b->file), b->line, b->col};
 	d.loc = d.spell;
 	ALLOC_GROW(b->out, b->nnotes + 1, b->outcap);
 	for (size_t i = 0; i < b->nnotes; i++) {
 		const struct bnote *n = &b->notes[i];
-		b->out[i] = (struct diag_note){ n->kind, { at(b, n->file), n->line, n->col },
-						at(b, n->msg), at(b, n->macro), NULL };
+		b->out[i] = (struct diag_note){n->kind,
+					       {at(b, n->file), n->line, n->col},
+					       at(b, n->msg),
+					       at(b, n->macro),
+					       NULL};
 		if (n->kind == DIAG_NOTE_PLAIN || d.nmacros != i)
 			continue;
 		d.nmacros++;
@@ -145,7 +148,7 @@ static void build_note(struct build *b, size_t file, unsigned line, unsigned col
  * "[-Wfoo]" at the end of the text. */
 static void build_start(struct build *b, bool error, const char *msg, const char *option)
 {
-	struct lex_diag l = { 0 };
+	struct lex_diag l = {0};
 	l.msg = msg ? msg : "";
 	l.msglen = strlen(l.msg);
 	lex_split_flag(&l);
@@ -189,15 +192,19 @@ static void gcc_one(struct diag_parser *p, struct build *b, json_t *o)
 	const char *kind = jget_str(o, "kind");
 	if (!kind || !strcmp(kind, "note"))
 		return;
-	build_start(b, strstr(kind, "error") != NULL, jget_str(o, "message"), jget_str(o, "option"));
-	json_t *caret = json_object_get(json_array_get(json_object_get(o, "locations"), 0), "caret");
+	build_start(b, strstr(kind, "error") != NULL, jget_str(o, "message"),
+		    jget_str(o, "option"));
+	json_t *caret =
+	    json_object_get(json_array_get(json_object_get(o, "locations"), 0), "caret");
 	b->file = keeps(b, jget_str(caret, "file"));
 	b->line = jget_uint(caret, "line");
-	b->col = jget_uint(caret, "column") ? jget_uint(caret, "column") : jget_uint(caret, "byte-column");
+	b->col = jget_uint(caret, "column") ? jget_uint(caret, "column")
+					    : jget_uint(caret, "byte-column");
 	json_t *children = json_object_get(o, "children");
 	for (size_t i = 0; i < json_array_size(children); i++) {
 		json_t *c = json_array_get(children, i);
-		json_t *cc = json_object_get(json_array_get(json_object_get(c, "locations"), 0), "caret");
+		json_t *cc =
+		    json_object_get(json_array_get(json_object_get(c, "locations"), 0), "caret");
 		build_note(b, keeps(b, jget_str(cc, "file")), jget_uint(cc, "line"),
 			   jget_uint(cc, "column"), jget_str(c, "message"));
 	}
@@ -206,7 +213,7 @@ static void gcc_one(struct diag_parser *p, struct build *b, json_t *o)
 
 static void gcc_array(struct diag_parser *p, json_t *arr)
 {
-	struct build b = { 0 };
+	struct build b = {0};
 	diag_parser_vote(p, DIAG_CC_GCC);
 	for (size_t i = 0; i < json_array_size(arr); i++)
 		gcc_one(p, &b, json_array_get(arr, i));
@@ -228,9 +235,10 @@ static const char *sarif_uri(json_t *loc, json_t *artifacts, unsigned *line, uns
 	const char *uri = jget_str(art, "uri");
 	json_t *idx = json_object_get(art, "index");
 	if (!uri && json_is_integer(idx))
-		uri = jget_str(json_object_get(json_array_get(artifacts, (size_t)json_integer_value(idx)),
-					       "location"),
-			       "uri");
+		uri = jget_str(
+		    json_object_get(json_array_get(artifacts, (size_t)json_integer_value(idx)),
+				    "location"),
+		    "uri");
 	json_t *region = json_object_get(phys, "region");
 	*line = jget_uint(region, "startLine");
 	*col = jget_uint(region, "startColumn");
@@ -245,7 +253,8 @@ static void sarif_result(struct diag_parser *p, struct build *b, json_t *r, json
 	const char *level = jget_str(r, "level");
 	const char *text = jget_str(json_object_get(r, "message"), "text");
 	unsigned line, col;
-	const char *uri = sarif_uri(json_array_get(json_object_get(r, "locations"), 0), artifacts, &line, &col);
+	const char *uri =
+	    sarif_uri(json_array_get(json_object_get(r, "locations"), 0), artifacts, &line, &col);
 	if (level && !strcmp(level, "note")) {
 		build_note(b, keep_uri(b, uri), line, col, text);
 		return;
@@ -256,11 +265,13 @@ static void sarif_result(struct diag_parser *p, struct build *b, json_t *r, json
 	const char *rule = jget_str(r, "ruleId");
 	json_t *ri = json_object_get(r, "ruleIndex");
 	if ((!rule || strncmp(rule, "-W", 2)) && json_is_integer(ri)) {
-		const char *name = jget_str(json_array_get(rules, (size_t)json_integer_value(ri)), "name");
+		const char *name =
+		    jget_str(json_array_get(rules, (size_t)json_integer_value(ri)), "name");
 		if (name && !strncmp(name, "-W", 2))
 			rule = name;
 	}
-	if (rule && (!*rule || strspn(rule, "0123456789") == strlen(rule) || !strcmp(rule, "klang-unflagged")))
+	if (rule && (!*rule || strspn(rule, "0123456789") == strlen(rule) ||
+		     !strcmp(rule, "klang-unflagged")))
 		rule = NULL;
 	build_start(b, level && !strcmp(level, "error"), text, rule);
 	b->file = keep_uri(b, uri);
@@ -270,7 +281,8 @@ static void sarif_result(struct diag_parser *p, struct build *b, json_t *r, json
 	for (size_t i = 0; i < json_array_size(rel); i++) {
 		json_t *rl = json_array_get(rel, i);
 		const char *nuri = sarif_uri(rl, artifacts, &line, &col);
-		build_note(b, keep_uri(b, nuri), line, col, jget_str(json_object_get(rl, "message"), "text"));
+		build_note(b, keep_uri(b, nuri), line, col,
+			   jget_str(json_object_get(rl, "message"), "text"));
 	}
 }
 
@@ -286,7 +298,7 @@ int diag_read_json(struct diag_parser *p, const char *text, size_t len, const ch
 		gcc_array(p, doc);
 	} else if (json_is_array(json_object_get(doc, "runs"))) {
 		json_t *runs = json_object_get(doc, "runs");
-		struct build b = { 0 };
+		struct build b = {0};
 		for (size_t i = 0; i < json_array_size(runs); i++) {
 			json_t *run = json_array_get(runs, i);
 			json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
@@ -298,7 +310,8 @@ int diag_read_json(struct diag_parser *p, const char *text, size_t len, const ch
 			json_t *results = json_object_get(run, "results");
 			for (size_t k = 0; k < json_array_size(results); k++)
 				sarif_result(p, &b, json_array_get(results, k),
-					     json_object_get(driver, "rules"), json_object_get(run, "artifacts"));
+					     json_object_get(driver, "rules"),
+					     json_object_get(run, "artifacts"));
 			build_flush(p, &b);
 		}
 		build_free(&b);
@@ -328,14 +341,14 @@ static json_t *jstr(const char *s)
 
 static json_t *jloc(const struct diag_loc *l)
 {
-	return json_pack("{s:o,s:i,s:i}", "file", jstr(l->file), "line", (json_int_t)l->line, "column",
-			 (json_int_t)l->col);
+	return json_pack("{s:o,s:i,s:i}", "file", jstr(l->file), "line", (json_int_t)l->line,
+			 "column", (json_int_t)l->col);
 }
 
 static const char *note_kind_name(enum diag_note_kind k)
 {
-	static const char *names[] = { "note", "in-expansion", "in-definition", "expanded-from",
-				       "expanded-here", "reference" };
+	static const char *names[] = {"note",	       "in-expansion",	"in-definition",
+				      "expanded-from", "expanded-here", "reference"};
 	return names[k];
 }
 
@@ -344,30 +357,33 @@ static json_t *json_diag(const struct diag *d, enum diag_view v)
 	struct strbuf g = STRBUF_INIT;
 	char fp[17];
 	snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)d->fingerprint);
-	json_t *o = json_pack("{s:s,s:s,s:s,s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:o,s:i,s:s,s:s}",
-			      "side", diag_row_side(d, v), "kind", diag_kind_name(d->kind), "compiler",
-			      diag_cc_name(d->cc), "arch", jstr(d->arch), "file", jstr(d->loc.file),
-			      "line", (json_int_t)d->loc.line, "column", (json_int_t)d->loc.col, "flag",
-			      jstr(d->flag), "family", jstr(d->family ? d->family : d->flag), "group",
-			      jstr(group_label(d, &g)), "message", jstr(d->message), "occurrences",
-			      (json_int_t)d->occurrences, "fingerprint", fp, "status",
-			      triage_status_name(d->status));
+	json_t *o = json_pack(
+	    "{s:s,s:s,s:s,s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:o,s:i,s:s,s:s}", "side",
+	    diag_row_side(d, v), "kind", diag_kind_name(d->kind), "compiler", diag_cc_name(d->cc),
+	    "arch", jstr(d->arch), "file", jstr(d->loc.file), "line", (json_int_t)d->loc.line,
+	    "column", (json_int_t)d->loc.col, "flag", jstr(d->flag), "family",
+	    jstr(d->family ? d->family : d->flag), "group", jstr(group_label(d, &g)), "message",
+	    jstr(d->message), "occurrences", (json_int_t)d->occurrences, "fingerprint", fp,
+	    "status", triage_status_name(d->status));
 	sb_free(&g);
 	if (d->werror)
 		json_object_set_new(o, "werror", json_true());
-	if (d->loc.line != d->spell.line || d->loc.col != d->spell.col || strcmp(d->loc.file, d->spell.file))
+	if (d->loc.line != d->spell.line || d->loc.col != d->spell.col ||
+	    strcmp(d->loc.file, d->spell.file))
 		json_object_set_new(o, "spelling", jloc(&d->spell));
-	const char *opt[] = { "function", d->function, "source", d->source, "fixit", d->fixit,
-			      "triage_note", d->triage_note, "log", d->log };
+	const char *opt[] = {"function", d->function,	"source",	d->source, "fixit",
+			     d->fixit,	 "triage_note", d->triage_note, "log",	   d->log};
 	for (size_t i = 0; i < ARRAY_SIZE(opt); i += 2)
 		if (opt[i + 1])
 			json_object_set_new(o, opt[i], jstr(opt[i + 1]));
-	json_t *units = json_array(), *incs = json_array(), *macros = json_array(), *notes = json_array();
+	json_t *units = json_array(), *incs = json_array(), *macros = json_array(),
+	       *notes = json_array();
 	for (size_t i = 0; i < d->ntus; i++)
 		json_array_append_new(units, jstr(d->tus[i]));
 	for (size_t i = 0; i < d->nincludes; i++)
-		json_array_append_new(incs, json_pack("{s:o,s:i}", "file", jstr(d->includes[i].file),
-						      "line", (json_int_t)d->includes[i].line));
+		json_array_append_new(incs,
+				      json_pack("{s:o,s:i}", "file", jstr(d->includes[i].file),
+						"line", (json_int_t)d->includes[i].line));
 	for (size_t i = 0; i < d->nnotes; i++) {
 		const struct diag_note *n = &d->notes[i];
 		json_t *j = jloc(&n->loc);
@@ -407,16 +423,19 @@ int diag_write_json(FILE *f, struct diag *const *rows, size_t n, enum diag_view 
 {
 	json_t *summary;
 	if (v == DIAG_VIEW_COMPILERS && sum) {
-		summary = json_pack("{s:i,s:i,s:i}", "clang_only", (json_int_t)sum->clang_only, "gcc_only",
-				    (json_int_t)sum->gcc_only, "both", (json_int_t)sum->both);
+		summary =
+		    json_pack("{s:i,s:i,s:i}", "clang_only", (json_int_t)sum->clang_only,
+			      "gcc_only", (json_int_t)sum->gcc_only, "both", (json_int_t)sum->both);
 	} else if (v == DIAG_VIEW_BASELINE && sum) {
-		summary = json_pack("{s:i,s:i,s:i}", "new", (json_int_t)sum->added, "fixed",
-				    (json_int_t)sum->fixed, "outstanding", (json_int_t)sum->outstanding);
+		summary =
+		    json_pack("{s:i,s:i,s:i}", "new", (json_int_t)sum->added, "fixed",
+			      (json_int_t)sum->fixed, "outstanding", (json_int_t)sum->outstanding);
 	} else {
 		json_int_t w = 0, e = 0;
 		for (size_t i = 0; i < n; i++)
 			*(rows[i]->kind == DIAG_ERROR ? &e : &w) += rows[i]->occurrences;
-		summary = json_pack("{s:i,s:i,s:i}", "warnings", w, "errors", e, "distinct", (json_int_t)n);
+		summary = json_pack("{s:i,s:i,s:i}", "warnings", w, "errors", e, "distinct",
+				    (json_int_t)n);
 	}
 	json_t *list = json_array();
 	for (size_t i = 0; i < n; i++)
@@ -454,33 +473,35 @@ int diag_write_sarif(FILE *f, struct diag *const *rows, size_t n, enum diag_view
 		if (!ri) {
 			ri = json_array_size(rules) + 1;
 			strmap_put(&index, id, (void *)ri);
-			json_array_append_new(rules, json_pack("{s:o,s:{s:o},s:{s:o}}", "id", jstr(id),
-							       "shortDescription", "text", jstr(id),
-							       "properties", "family",
-							       jstr(d->family ? d->family : d->flag)));
+			json_array_append_new(
+			    rules, json_pack("{s:o,s:{s:o},s:{s:o}}", "id", jstr(id),
+					     "shortDescription", "text", jstr(id), "properties",
+					     "family", jstr(d->family ? d->family : d->flag)));
 		}
 		char fp[17];
 		snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)d->fingerprint);
-		json_t *r = json_pack("{s:o,s:i,s:s,s:{s:o},s:{s:s}}", "ruleId", jstr(id), "ruleIndex",
-				      (json_int_t)(ri - 1), "level",
-				      d->kind == DIAG_ERROR ? "error" : "warning", "message", "text",
-				      jstr(d->message), "partialFingerprints", "klang/v1", fp);
+		json_t *r = json_pack(
+		    "{s:o,s:i,s:s,s:{s:o},s:{s:s}}", "ruleId", jstr(id), "ruleIndex",
+		    (json_int_t)(ri - 1), "level", d->kind == DIAG_ERROR ? "error" : "warning",
+		    "message", "text", jstr(d->message), "partialFingerprints", "klang/v1", fp);
 		if (*d->loc.file)
-			json_object_set_new(r, "locations", json_pack("[o]", sarif_location(&d->loc, NULL)));
+			json_object_set_new(r, "locations",
+					    json_pack("[o]", sarif_location(&d->loc, NULL)));
 		json_t *rel = json_array();
 		for (size_t k = 0; k < d->nnotes; k++)
 			if (*d->notes[k].loc.file)
-				json_array_append_new(rel, sarif_location(&d->notes[k].loc, d->notes[k].msg));
+				json_array_append_new(
+				    rel, sarif_location(&d->notes[k].loc, d->notes[k].msg));
 		if (json_array_size(rel))
 			json_object_set_new(r, "relatedLocations", rel);
 		else
 			json_decref(rel);
-		json_object_set_new(r, "properties",
-				    json_pack("{s:s,s:s,s:o,s:o,s:i,s:s}", "side", diag_row_side(d, v),
-					      "compiler", diag_cc_name(d->cc), "arch", jstr(d->arch),
-					      "group", jstr(group_label(d, &g)), "occurrences",
-					      (json_int_t)d->occurrences, "status",
-					      triage_status_name(d->status)));
+		json_object_set_new(
+		    r, "properties",
+		    json_pack("{s:s,s:s,s:o,s:o,s:i,s:s}", "side", diag_row_side(d, v), "compiler",
+			      diag_cc_name(d->cc), "arch", jstr(d->arch), "group",
+			      jstr(group_label(d, &g)), "occurrences", (json_int_t)d->occurrences,
+			      "status", triage_status_name(d->status)));
 		json_array_append_new(results, r);
 	}
 	sb_free(&g);
@@ -488,6 +509,6 @@ int diag_write_sarif(FILE *f, struct diag *const *rows, size_t n, enum diag_view
 	json_t *run = json_pack("{s:{s:{s:s,s:s,s:o}},s:o}", "tool", "driver", "name", "klang",
 				"version", KLANG_VERSION, "rules", rules, "results", results);
 	return dump(f, json_pack("{s:s,s:s,s:[o]}", "$schema",
-				 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
-				 "runs", run));
+				 "https://json.schemastore.org/sarif-2.1.0.json", "version",
+				 "2.1.0", "runs", run));
 }

@@ -26,7 +26,7 @@ void *strmap_get(const struct strmap *m, const char *key)
 void *strmap_put(struct strmap *m, const char *key, void *val)
 {
 	if ((m->n + 1) * 2 > m->cap) {
-		struct strmap nm = { 0 };
+		struct strmap nm = {0};
 		nm.cap = m->cap ? m->cap * 2 : 64;
 		nm.keys = xcalloc(nm.cap, sizeof(*nm.keys));
 		nm.vals = xcalloc(nm.cap, sizeof(*nm.vals));

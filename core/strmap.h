@@ -10,7 +10,10 @@ struct strmap {
 	void **vals;
 	size_t cap, n;
 };
-#define STRMAP_INIT { NULL, NULL, 0, 0 }
+#define STRMAP_INIT                                                                                \
+	{                                                                                          \
+		NULL, NULL, 0, 0                                                                   \
+	}
 
 void *strmap_get(const struct strmap *m, const char *key);
 /* Insert or replace; returns the previous value (or NULL). */

@@ -11,7 +11,7 @@
 #include "core/ydoc.h"
 
 #define TRIAGE_NAME(id, name) name,
-static const char *const status_names[] = { TRIAGE_STATUSES(TRIAGE_NAME) };
+static const char *const status_names[] = {TRIAGE_STATUSES(TRIAGE_NAME)};
 #undef TRIAGE_NAME
 
 struct triage {
@@ -124,17 +124,19 @@ static int load_entry(void *ctx, const char *path, const struct ynode *m, struct
 	char *end;
 	uint64_t v = strtoull(fp->str, &end, 16);
 	if (!*fp->str || *end || strlen(fp->str) > 16)
-		return kerr_set(e, "%s:%u:%u: fingerprint '%s' is not 16 hex digits", path, fp->line,
-				fp->col, fp->str);
+		return kerr_set(e, "%s:%u:%u: fingerprint '%s' is not 16 hex digits", path,
+				fp->line, fp->col, fp->str);
 	int s = st && st->type == Y_SCALAR ? triage_status_parse(st->str) : -1;
 	if (s < 0)
-		return kerr_set(e, "%s:%u:%u: status must be one of new, confirmed, wontfix, false-positive, fixed",
+		return kerr_set(e,
+				"%s:%u:%u: status must be one of new, confirmed, wontfix, "
+				"false-positive, fixed",
 				path, st ? st->line : m->line, st ? st->col : m->col);
 	const struct ynode *note = ydoc_get(m, "note");
 	triage_set(t, v, s, note && note->type == Y_SCALAR ? note->str : NULL, NULL);
 	struct triage_entry *en = (struct triage_entry *)triage_get(t, v);
-	static const char *keys[] = { "file", "flag", "message" };
-	char **dst[] = { &en->file, &en->flag, &en->message };
+	static const char *keys[] = {"file", "flag", "message"};
+	char **dst[] = {&en->file, &en->flag, &en->message};
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		const struct ynode *n = ydoc_get(m, keys[i]);
 		if (n && n->type == Y_SCALAR)
@@ -187,14 +189,16 @@ int triage_save(const struct triage *t, const char *path, struct kerr *e)
 	if (n)
 		qsort(all, n, sizeof(*all), cmp_entry);
 	struct strbuf b = STRBUF_INIT;
-	sb_adds(&b, "# klang warning triage: a status per warning fingerprint (klang diag triage --help).\n"
-		    "# Statuses: new, confirmed, wontfix, false-positive, fixed. Keep this file in git.\n");
+	sb_adds(
+	    &b,
+	    "# klang warning triage: a status per warning fingerprint (klang diag triage --help).\n"
+	    "# Statuses: new, confirmed, wontfix, false-positive, fixed. Keep this file in git.\n");
 	for (i = 0; i < n; i++) {
 		const struct triage_entry *en = all[i];
 		sb_addf(&b, "- fingerprint: %016" PRIx64 "\n  status: %s\n", en->fingerprint,
 			triage_status_name(en->status));
-		const char *keys[] = { "file", "flag", "message", "note" };
-		const char *vals[] = { en->file, en->flag, en->message, en->note };
+		const char *keys[] = {"file", "flag", "message", "note"};
+		const char *vals[] = {en->file, en->flag, en->message, en->note};
 		for (size_t j = 0; j < ARRAY_SIZE(keys); j++) {
 			if (!vals[j])
 				continue;
@@ -221,6 +225,7 @@ void triage_apply(const struct triage *t, struct diag_set *s)
 		struct diag *d = diag_set_get(s, i);
 		const struct triage_entry *en = triage_get(t, d->fingerprint);
 		d->status = en ? en->status : TRIAGE_NEW;
-		d->triage_note = en && en->note ? diag_set_strndup(s, en->note, strlen(en->note)) : NULL;
+		d->triage_note =
+		    en && en->note ? diag_set_strndup(s, en->note, strlen(en->note)) : NULL;
 	}
 }

@@ -9,11 +9,11 @@
 
 #include "core/diag.h"
 
-#define TRIAGE_STATUSES(X)                                                     \
-	X(TRIAGE_NEW, "new")                                                   \
-	X(TRIAGE_CONFIRMED, "confirmed")                                       \
-	X(TRIAGE_WONTFIX, "wontfix")                                           \
-	X(TRIAGE_FALSE_POSITIVE, "false-positive")                             \
+#define TRIAGE_STATUSES(X)                                                                         \
+	X(TRIAGE_NEW, "new")                                                                       \
+	X(TRIAGE_CONFIRMED, "confirmed")                                                           \
+	X(TRIAGE_WONTFIX, "wontfix")                                                               \
+	X(TRIAGE_FALSE_POSITIVE, "false-positive")                                                 \
 	X(TRIAGE_FIXED, "fixed")
 
 #define TRIAGE_ENUM(id, name) id,
@@ -29,7 +29,7 @@ bool triage_settled(int s);
 struct triage_entry {
 	uint64_t fingerprint;
 	int status;
-	char *note;			 /* or NULL */
+	char *note;		     /* or NULL */
 	char *file, *flag, *message; /* for people reading the file */
 };
 

@@ -29,23 +29,28 @@ static struct ynode *convert(yaml_document_t *doc, yaml_node_t *y, int depth)
 	if (y->type == YAML_SCALAR_NODE || depth > 64) {
 		n->type = Y_SCALAR;
 		n->str = y->type == YAML_SCALAR_NODE
-				 ? xstrndup((const char *)y->data.scalar.value, y->data.scalar.length)
-				 : xstrdup("");
+			     ? xstrndup((const char *)y->data.scalar.value, y->data.scalar.length)
+			     : xstrdup("");
 		return n;
 	}
 	if (y->type == YAML_SEQUENCE_NODE) {
 		n->type = Y_SEQ;
 		size_t k = (size_t)(y->data.sequence.items.top - y->data.sequence.items.start);
 		n->items = xcalloc(k + 1, sizeof(*n->items));
-		for (yaml_node_item_t *it = y->data.sequence.items.start; it < y->data.sequence.items.top; it++)
-			n->items[n->n++] = convert(doc, yaml_document_get_node(doc, *it), depth + 1);
+		for (yaml_node_item_t *it = y->data.sequence.items.start;
+		     it < y->data.sequence.items.top; it++)
+			n->items[n->n++] =
+			    convert(doc, yaml_document_get_node(doc, *it), depth + 1);
 	} else {
 		n->type = Y_MAP;
 		size_t k = (size_t)(y->data.mapping.pairs.top - y->data.mapping.pairs.start);
 		n->items = xcalloc(2 * k + 1, sizeof(*n->items));
-		for (yaml_node_pair_t *pr = y->data.mapping.pairs.start; pr < y->data.mapping.pairs.top; pr++) {
-			n->items[n->n++] = convert(doc, yaml_document_get_node(doc, pr->key), depth + 1);
-			n->items[n->n++] = convert(doc, yaml_document_get_node(doc, pr->value), depth + 1);
+		for (yaml_node_pair_t *pr = y->data.mapping.pairs.start;
+		     pr < y->data.mapping.pairs.top; pr++) {
+			n->items[n->n++] =
+			    convert(doc, yaml_document_get_node(doc, pr->key), depth + 1);
+			n->items[n->n++] =
+			    convert(doc, yaml_document_get_node(doc, pr->value), depth + 1);
 		}
 	}
 	return n;
@@ -78,7 +83,8 @@ int ydoc_each(const char *path, const char *what,
 		return -1;
 	int rc = 0;
 	if (doc->type != Y_SEQ)
-		rc = kerr_set(e, "%s:%u:%u: expected a list of %s", path, doc->line, doc->col, what);
+		rc =
+		    kerr_set(e, "%s:%u:%u: expected a list of %s", path, doc->line, doc->col, what);
 	for (size_t i = 0; !rc && i < doc->n; i++)
 		rc = each(ctx, path, doc->items[i], e);
 	ydoc_free(doc);

@@ -12,8 +12,8 @@ enum ynode_type { Y_SCALAR, Y_SEQ, Y_MAP };
 
 struct ynode {
 	enum ynode_type type;
-	char *str;	   /* Y_SCALAR */
-	unsigned line, col; /* 1-based */
+	char *str;	      /* Y_SCALAR */
+	unsigned line, col;   /* 1-based */
 	struct ynode **items; /* Y_SEQ: elements; Y_MAP: key, value, key, value ... */
 	size_t n;
 };

@@ -26,7 +26,7 @@ char *dt_ours(const char *name)
 struct diag_set *dt_parse_file(const char *path, enum diag_cc cc)
 {
 	struct diag_set *s = diag_set_new();
-	struct diag_parser_opts o = { .cc = cc };
+	struct diag_parser_opts o = {.cc = cc};
 	struct kerr e;
 	if (diag_parse_file(s, path, &o, &e)) {
 		fprintf(stderr, "%s\n", e.msg);
@@ -39,7 +39,7 @@ struct diag_set *dt_parse_file(const char *path, enum diag_cc cc)
 struct diag_set *dt_parse_text(const char *text, enum diag_cc cc)
 {
 	struct diag_set *s = diag_set_new();
-	struct diag_parser_opts o = { .cc = cc, .log_name = "text" };
+	struct diag_parser_opts o = {.cc = cc, .log_name = "text"};
 	struct diag_parser *p = diag_parser_new(&o);
 	diag_parser_feed(p, text, strlen(text));
 	diag_parser_finish(p, s);

@@ -51,14 +51,16 @@ static void test_gcc_x86(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_STRING_EQUAL(d->flag, "kernel-doc");
 	CU_ASSERT_EQUAL(d->loc.col, 0);
-	CU_ASSERT_STRING_EQUAL(d->source, " * We have three kinds of time sources to use for sleep time");
+	CU_ASSERT_STRING_EQUAL(d->source,
+			       " * We have three kinds of time sources to use for sleep time");
 	CU_ASSERT_EQUAL(dt_count(s, "arch/x86/events/intel/pt.c", 1220), 3);
 	/* a note of gcc, not a warning of its own */
 	d = dt_find(s, "kernel/time/hrtimer.c", 124, "-Woverride-init");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->nnotes, 1);
 	CU_ASSERT_EQUAL(d->nmacros, 0);
-	CU_ASSERT_STRING_EQUAL(d->notes[0].msg, "(near initialization for 'hrtimer_clock_to_base_table[0]')");
+	CU_ASSERT_STRING_EQUAL(d->notes[0].msg,
+			       "(near initialization for 'hrtimer_clock_to_base_table[0]')");
 	diag_set_free(s);
 	free(path);
 }
@@ -116,7 +118,8 @@ static void test_gcc_arm64_macros(void)
 	CU_ASSERT_EQUAL(d->notes[0].kind, DIAG_NOTE_IN_EXPANSION);
 	CU_ASSERT_STRING_EQUAL(d->notes[0].macro, "__SYSCALL");
 	CU_ASSERT_STRING_EQUAL(d->notes[1].macro, "__SC_COMP");
-	CU_ASSERT_STRING_EQUAL(d->source, "__SC_COMP(__NR_io_setup, sys_io_setup, compat_sys_io_setup)");
+	CU_ASSERT_STRING_EQUAL(d->source,
+			       "__SC_COMP(__NR_io_setup, sys_io_setup, compat_sys_io_setup)");
 	/* the "near initialization" note and its own macro notes follow */
 	CU_ASSERT_EQUAL(d->nnotes, 5);
 	CU_ASSERT_EQUAL(d->notes[2].kind, DIAG_NOTE_PLAIN);
@@ -160,7 +163,8 @@ static void test_clang_arm64_macros(void)
 	CU_ASSERT_EQUAL(d->notes[2].kind, DIAG_NOTE_EXPANDED_HERE);
 	CU_ASSERT_STRING_EQUAL(d->notes[2].loc.file, "<scratch space>");
 	CU_ASSERT_STRING_EQUAL(d->notes[3].msg, "previous initialization is here");
-	CU_ASSERT_STRING_EQUAL(d->notes[1].source, "#define __SYSCALL(nr, sym)      [nr] = __arm64_##sym,");
+	CU_ASSERT_STRING_EQUAL(d->notes[1].source,
+			       "#define __SYSCALL(nr, sym)      [nr] = __arm64_##sym,");
 	diag_set_free(s);
 	free(path);
 }
@@ -191,9 +195,9 @@ static void test_streaming_slices(void)
 	struct diag_set *whole = dt_parse_file(path, DIAG_CC_UNKNOWN);
 	char *want = tsv_of(whole);
 	/* slices of 1 byte, of 7, and of varying sizes give the same result */
-	size_t sizes[] = { 1, 7, 4093, 0 };
+	size_t sizes[] = {1, 7, 4093, 0};
 	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
-		struct diag_parser_opts o = { .log_name = path };
+		struct diag_parser_opts o = {.log_name = path};
 		struct diag_parser *p = diag_parser_new(&o);
 		unsigned seed = 12345;
 		for (size_t off = 0; off < len;) {
@@ -227,43 +231,52 @@ static void test_streaming_slices(void)
 static void test_variants(void)
 {
 	const char *log =
-		"make[1]: Entering directory '/out'\n"
-		"  CC      kernel/foo.o\n"
-		"In file included from /src/linux/include/linux/a.h:5,\n"
-		"  CC      kernel/other.o\n"
-		"                 from /src/linux/kernel/foo.c:12:\n"
-		"/src/linux/include/linux/b.h: In function \xe2\x80\x98" "bar\xe2\x80\x99:\n"
-		"/src/linux/include/linux/b.h:10:5: warning: unused variable \xe2\x80\x98x\xe2\x80\x99 [-Wunused-variable]\n"
-		"   10 |  int x;\n"
-		"      |      ^\n"
-		"/src/linux/kernel/foo.c:40:1: error: the frame size of 1040 bytes is larger than 1024 bytes [-Werror=frame-larger-than=]\n"
-		"/src/linux/kernel/bar.c:7:12: warning: stack frame size (1040) exceeds limit (1024) in 'big' [-Wframe-larger-than]\n"
-		"static int big(void)\n"
-		"           ^\n"
-		"/src/linux/kernel/baz.c:9:12: warning: stack frame size of 1040 bytes in function 'old' [-Wframe-larger-than=]\n"
-		"/src/linux/kernel/w.c:3:7: error: unused variable 'y' [-Werror,-Wunused-variable]\n"
-		"/out/include/generated/g.h:3:1: warning: generated [-Wgen]\n"
-		"./drivers/x/../y/z.c:2:3: warning: dotted [-Wdot]\n"
-		"vmlinux.o: warning: objtool: do_thing()+0x12: unreachable instruction\n"
-		"WARNING: modpost: vmlinux.o: section mismatch in reference: foo (section: .text) -> bar (section: .init.text)\n"
-		"ERROR: modpost: \"missing_sym\" [drivers/net/dummy.ko] undefined!\n"
-		"ld: warning: arch/x86/boot/compressed/vmlinux has a LOAD segment with RWX permissions\n"
-		"ld.lld: error: undefined symbol: qux\n"
-		">>> referenced by foo.c:12 (/src/linux/kernel/foo.c:12)\n"
-		">>>               kernel/foo.o:(bar) in archive vmlinux.a\n"
-		"aarch64-linux-gnu-ld: kernel/foo.o: in function `bar':\n"
-		"/src/linux/kernel/ld.c:12: undefined reference to `qux'\n"
-		"make[2]: *** [/src/linux/scripts/Makefile.build:250: kernel/foo.o] Error 1\n"
-		"make[1]: *** Waiting for unfinished jobs....\n"
-		"/src/linux/arch/x86/entry/entry_64.S:100: Warning: no instruction mnemonic suffix given\n"
-		"3 warnings and 1 error generated.\n"
-		"\x1b[01m\x1b[K/src/linux/kernel/c1.c:1:2:\x1b[m\x1b[K \x1b[01;35m\x1b[Kwarning: \x1b[m\x1b[Kcoloured [\x1b[01;35m\x1b[K-Wc1\x1b[m\x1b[K]\n"
-		"12:34:56 /src/linux/kernel/c2.c:2:3: warning: stamped [-Wc2]\n"
-		"BUILDSTDERR: /src/linux/kernel/c3.c:3:4: warning: rpm [-Wc3]\n"
-		"  CC      kernel/x.o\r/src/linux/kernel/c4.c:4:5: warning: after progress [-Wc4]\r\n"
-		"2024-01-02T03:04:05.1234567Z /src/linux/kernel/c5.c:5:6: warning: github [-Wc5]\n"
-		"/src/linux/kernel/fix.c:1:1: warning: add static [-Wmissing-prototypes]\n"
-		"fix-it:\"/src/linux/kernel/fix.c\":{1:1-1:1}:\"static \"\n";
+	    "make[1]: Entering directory '/out'\n"
+	    "  CC      kernel/foo.o\n"
+	    "In file included from /src/linux/include/linux/a.h:5,\n"
+	    "  CC      kernel/other.o\n"
+	    "                 from /src/linux/kernel/foo.c:12:\n"
+	    "/src/linux/include/linux/b.h: In function \xe2\x80\x98"
+	    "bar\xe2\x80\x99:\n"
+	    "/src/linux/include/linux/b.h:10:5: warning: unused variable \xe2\x80\x98x\xe2\x80\x99 "
+	    "[-Wunused-variable]\n"
+	    "   10 |  int x;\n"
+	    "      |      ^\n"
+	    "/src/linux/kernel/foo.c:40:1: error: the frame size of 1040 bytes is larger than 1024 "
+	    "bytes [-Werror=frame-larger-than=]\n"
+	    "/src/linux/kernel/bar.c:7:12: warning: stack frame size (1040) exceeds limit (1024) "
+	    "in 'big' [-Wframe-larger-than]\n"
+	    "static int big(void)\n"
+	    "           ^\n"
+	    "/src/linux/kernel/baz.c:9:12: warning: stack frame size of 1040 bytes in function "
+	    "'old' [-Wframe-larger-than=]\n"
+	    "/src/linux/kernel/w.c:3:7: error: unused variable 'y' [-Werror,-Wunused-variable]\n"
+	    "/out/include/generated/g.h:3:1: warning: generated [-Wgen]\n"
+	    "./drivers/x/../y/z.c:2:3: warning: dotted [-Wdot]\n"
+	    "vmlinux.o: warning: objtool: do_thing()+0x12: unreachable instruction\n"
+	    "WARNING: modpost: vmlinux.o: section mismatch in reference: foo (section: .text) -> "
+	    "bar (section: .init.text)\n"
+	    "ERROR: modpost: \"missing_sym\" [drivers/net/dummy.ko] undefined!\n"
+	    "ld: warning: arch/x86/boot/compressed/vmlinux has a LOAD segment with RWX "
+	    "permissions\n"
+	    "ld.lld: error: undefined symbol: qux\n"
+	    ">>> referenced by foo.c:12 (/src/linux/kernel/foo.c:12)\n"
+	    ">>>               kernel/foo.o:(bar) in archive vmlinux.a\n"
+	    "aarch64-linux-gnu-ld: kernel/foo.o: in function `bar':\n"
+	    "/src/linux/kernel/ld.c:12: undefined reference to `qux'\n"
+	    "make[2]: *** [/src/linux/scripts/Makefile.build:250: kernel/foo.o] Error 1\n"
+	    "make[1]: *** Waiting for unfinished jobs....\n"
+	    "/src/linux/arch/x86/entry/entry_64.S:100: Warning: no instruction mnemonic suffix "
+	    "given\n"
+	    "3 warnings and 1 error generated.\n"
+	    "\x1b[01m\x1b[K/src/linux/kernel/c1.c:1:2:\x1b[m\x1b[K \x1b[01;35m\x1b[Kwarning: "
+	    "\x1b[m\x1b[Kcoloured [\x1b[01;35m\x1b[K-Wc1\x1b[m\x1b[K]\n"
+	    "12:34:56 /src/linux/kernel/c2.c:2:3: warning: stamped [-Wc2]\n"
+	    "BUILDSTDERR: /src/linux/kernel/c3.c:3:4: warning: rpm [-Wc3]\n"
+	    "  CC      kernel/x.o\r/src/linux/kernel/c4.c:4:5: warning: after progress [-Wc4]\r\n"
+	    "2024-01-02T03:04:05.1234567Z /src/linux/kernel/c5.c:5:6: warning: github [-Wc5]\n"
+	    "/src/linux/kernel/fix.c:1:1: warning: add static [-Wmissing-prototypes]\n"
+	    "fix-it:\"/src/linux/kernel/fix.c\":{1:1-1:1}:\"static \"\n";
 	struct diag_set *s = dt_parse_text(log, DIAG_CC_GCC);
 	struct diag *d = dt_find(s, "include/linux/b.h", 10, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -292,7 +305,9 @@ static void test_variants(void)
 	CU_ASSERT_STRING_EQUAL(d->message, "do_thing()+0x12: unreachable instruction");
 	d = dt_find(s, "vmlinux.o", 0, "modpost");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-	CU_ASSERT_STRING_EQUAL(d->message, "section mismatch in reference: foo (section: .text) -> bar (section: .init.text)");
+	CU_ASSERT_STRING_EQUAL(
+	    d->message,
+	    "section mismatch in reference: foo (section: .text) -> bar (section: .init.text)");
 	d = dt_find(s, "", 0, "missing_sym");
 	CU_ASSERT_TRUE(d && d->kind == DIAG_ERROR && !strcmp(d->flag, "modpost"));
 	d = dt_find(s, "", 0, "RWX");
@@ -309,8 +324,8 @@ static void test_variants(void)
 	CU_ASSERT_PTR_NULL(dt_find(s, "", 0, "Waiting"));
 	d = dt_find(s, "arch/x86/entry/entry_64.S", 100, NULL);
 	CU_ASSERT_TRUE(d && !strcmp(d->flag, "as"));
-	static const char *const cleaned[] = { "kernel/c1.c", "kernel/c2.c", "kernel/c3.c",
-					       "kernel/c4.c", "kernel/c5.c" };
+	static const char *const cleaned[] = {"kernel/c1.c", "kernel/c2.c", "kernel/c3.c",
+					      "kernel/c4.c", "kernel/c5.c"};
 	for (size_t i = 0; i < ARRAY_SIZE(cleaned); i++) {
 		d = dt_find(s, cleaned[i], (unsigned)i + 1, NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -334,17 +349,17 @@ static void test_normalize_path(void)
 	struct {
 		const char *in, *root, *build, *want;
 	} cases[] = {
-		{ "/src/linux/kernel/fork.c", "/src/linux", NULL, "kernel/fork.c" },
-		{ "/src/linux/kernel/fork.c", "/src/linux/", NULL, "kernel/fork.c" },
-		{ "/out/include/generated/a.h", "/src/linux", "/out", "include/generated/a.h" },
-		{ "/src/linux/out/x.h", "/src/linux", "/src/linux/out", "x.h" },
-		{ "./include/linux/a.h", NULL, NULL, "include/linux/a.h" },
-		{ "../include/linux/a.h", NULL, NULL, "include/linux/a.h" },
-		{ "../../linux/kernel/a.c", NULL, NULL, "linux/kernel/a.c" },
-		{ "arch/x86/include/asm/../../../../include/x.h", NULL, NULL, "include/x.h" },
-		{ "/usr/lib/gcc/x86_64-linux-gnu/12/include/stdarg.h", "/src/linux", NULL,
-		  "/usr/lib/gcc/x86_64-linux-gnu/12/include/stdarg.h" },
-		{ "/src/linuxother/a.c", "/src/linux", NULL, "/src/linuxother/a.c" },
+	    {"/src/linux/kernel/fork.c", "/src/linux", NULL, "kernel/fork.c"},
+	    {"/src/linux/kernel/fork.c", "/src/linux/", NULL, "kernel/fork.c"},
+	    {"/out/include/generated/a.h", "/src/linux", "/out", "include/generated/a.h"},
+	    {"/src/linux/out/x.h", "/src/linux", "/src/linux/out", "x.h"},
+	    {"./include/linux/a.h", NULL, NULL, "include/linux/a.h"},
+	    {"../include/linux/a.h", NULL, NULL, "include/linux/a.h"},
+	    {"../../linux/kernel/a.c", NULL, NULL, "linux/kernel/a.c"},
+	    {"arch/x86/include/asm/../../../../include/x.h", NULL, NULL, "include/x.h"},
+	    {"/usr/lib/gcc/x86_64-linux-gnu/12/include/stdarg.h", "/src/linux", NULL,
+	     "/usr/lib/gcc/x86_64-linux-gnu/12/include/stdarg.h"},
+	    {"/src/linuxother/a.c", "/src/linux", NULL, "/src/linuxother/a.c"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *got = diag_normalize_path(cases[i].in, cases[i].root, cases[i].build);
@@ -360,7 +375,7 @@ static void test_normalize_path(void)
 static void test_root_detection(void)
 {
 	struct strbuf log = STRBUF_INIT;
-	const char *files[] = { "kernel/a.c", "arch/arm64/include/asm/b.h", "mm/c.c", "fs/d.c" };
+	const char *files[] = {"kernel/a.c", "arch/arm64/include/asm/b.h", "mm/c.c", "fs/d.c"};
 	for (int i = 0; i < 100; i++)
 		sb_addf(&log, "/work/kernel/linux-source-6.1/%s:%d:1: warning: w%d [-Wx]\n",
 			files[i % 4], i + 1, i);
@@ -411,7 +426,7 @@ static void test_bad_input(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct diag *rows[] = { d };
+	struct diag *rows[] = {d};
 	diag_write_json(f, rows, 1, DIAG_VIEW_PARSE, NULL);
 	fclose(f);
 	json_error_t je;
@@ -465,15 +480,18 @@ static void test_bad_input(void)
 static void test_fingerprint(void)
 {
 	/* survives a line move; numbers masked; identifiers kept */
-	struct diag_set *a = dt_parse_text("/s/kernel/a.c:10:5: warning: frame 1040 in l2_id [-Wx]\n"
-					   "   10 | \tint  l2_id;\n",
-					   DIAG_CC_GCC);
-	struct diag_set *b = dt_parse_text("/s/kernel/a.c:42:5: warning: frame 2048 in l2_id [-Wx]\n"
-					   "   42 |  int l2_id;\n",
-					   DIAG_CC_GCC);
-	struct diag_set *c = dt_parse_text("/s/kernel/a.c:42:5: warning: frame 2048 in l3_id [-Wx]\n"
-					   "   42 |  int l2_id;\n",
-					   DIAG_CC_GCC);
+	struct diag_set *a =
+	    dt_parse_text("/s/kernel/a.c:10:5: warning: frame 1040 in l2_id [-Wx]\n"
+			  "   10 | \tint  l2_id;\n",
+			  DIAG_CC_GCC);
+	struct diag_set *b =
+	    dt_parse_text("/s/kernel/a.c:42:5: warning: frame 2048 in l2_id [-Wx]\n"
+			  "   42 |  int l2_id;\n",
+			  DIAG_CC_GCC);
+	struct diag_set *c =
+	    dt_parse_text("/s/kernel/a.c:42:5: warning: frame 2048 in l3_id [-Wx]\n"
+			  "   42 |  int l2_id;\n",
+			  DIAG_CC_GCC);
 	CU_ASSERT_EQUAL(diag_set_get(a, 0)->fingerprint, diag_set_get(b, 0)->fingerprint);
 	CU_ASSERT_NOT_EQUAL(diag_set_get(a, 0)->fingerprint, diag_set_get(c, 0)->fingerprint);
 	struct strbuf m = STRBUF_INIT;

@@ -77,7 +77,8 @@ static void test_parse_formats(void)
 {
 	char *out, *err;
 	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format tsv", clang_x86), 0);
-	CU_ASSERT_TRUE(str_startswith(out, "side\tfile\tline\tcolumn\tfamily\tflag\tgroup\toccurrences\tmessage\n"));
+	CU_ASSERT_TRUE(str_startswith(
+	    out, "side\tfile\tline\tcolumn\tfamily\tflag\tgroup\toccurrences\tmessage\n"));
 	/* nine columns on every line; the xdr.h header warning once, twice reported */
 	size_t rows = 0;
 	for (char *l = out; *l;) {
@@ -89,7 +90,10 @@ static void test_parse_formats(void)
 		rows++;
 		l = nl + 1;
 	}
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "clang\tinclude/linux/sunrpc/xdr.h\t752\t10\t-Wtautological-constant-out-of-range-compare\t-Wtautological-constant-out-of-range-compare\ttautological-compare\t2\t"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(out, "clang\tinclude/linux/sunrpc/"
+			"xdr.h\t752\t10\t-Wtautological-constant-out-of-range-compare\t-"
+			"Wtautological-constant-out-of-range-compare\ttautological-compare\t2\t"));
 	free(out), free(err);
 
 	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format json", clang_x86), 0);
@@ -117,14 +121,16 @@ static void test_parse_formats(void)
 	/* stdin, text */
 	CU_ASSERT_EQUAL(run(&out, &err, "parse - < '%s'", gcc_x86), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "== missing-prototypes"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kernel/sched/rt.c:9:18: warning: 'max_rt_runtime' defined but not used [-Wunused-const-variable=]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kernel/sched/rt.c:9:18: warning: 'max_rt_runtime' "
+					   "defined but not used [-Wunused-const-variable=]"));
 	free(out), free(err);
 }
 
 static void test_diff_formats(void)
 {
 	char *out, *err;
-	CU_ASSERT_EQUAL(run(&out, &err, "diff --gcc '%s' --clang '%s' --format json", gcc_x86, clang_x86), 0);
+	CU_ASSERT_EQUAL(
+	    run(&out, &err, "diff --gcc '%s' --clang '%s' --format json", gcc_x86, clang_x86), 0);
 	json_error_t je;
 	json_t *j = json_loads(out, 0, &je);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
@@ -138,20 +144,25 @@ static void test_diff_formats(void)
 	bool seen = false;
 	json_array_foreach(json_object_get(j, "diagnostics"), i, d)
 	{
-		if (strcmp(json_string_value(json_object_get(d, "file")), "kernel/time/hrtimer.c") ||
+		if (strcmp(json_string_value(json_object_get(d, "file")),
+			   "kernel/time/hrtimer.c") ||
 		    json_integer_value(json_object_get(d, "line")) != 124)
 			continue;
 		seen = true;
 		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(d, "side")), "both");
-		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(d, "flag")), "-Winitializer-overrides");
-		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_object_get(d, "peer"), "flag")), "-Woverride-init");
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(d, "flag")),
+				       "-Winitializer-overrides");
+		CU_ASSERT_STRING_EQUAL(
+		    json_string_value(json_object_get(json_object_get(d, "peer"), "flag")),
+		    "-Woverride-init");
 		CU_ASSERT_EQUAL(json_array_size(json_object_get(d, "notes")), 1);
 	}
 	CU_ASSERT_TRUE(seen);
 	json_decref(j);
 	free(out), free(err);
 
-	CU_ASSERT_EQUAL(run(&out, &err, "diff --gcc '%s' --clang '%s' --format sarif", gcc_x86, clang_x86), 0);
+	CU_ASSERT_EQUAL(
+	    run(&out, &err, "diff --gcc '%s' --clang '%s' --format sarif", gcc_x86, clang_x86), 0);
 	j = json_loads(out, 0, &je);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "version")), "2.1.0");
@@ -160,31 +171,40 @@ static void test_diff_formats(void)
 	json_array_foreach(res, i, d)
 	{
 		CU_ASSERT_PTR_NOT_NULL(json_string_value(json_object_get(d, "ruleId")));
-		CU_ASSERT_PTR_NOT_NULL(json_object_get(json_object_get(d, "partialFingerprints"), "klang/v1"));
+		CU_ASSERT_PTR_NOT_NULL(
+		    json_object_get(json_object_get(d, "partialFingerprints"), "klang/v1"));
 	}
 	json_decref(j);
 	free(out), free(err);
 
 	/* the gate, then triage settles it */
 	char *dir = test_tmpdir();
-	CU_ASSERT_EQUAL(run(&out, &err, "diff --repo '%s' --gcc '%s' --clang '%s' --format tsv --fail-on clang-only",
-			    dir, gcc_x86, clang_x86), 1);
+	CU_ASSERT_EQUAL(
+	    run(&out, &err,
+		"diff --repo '%s' --gcc '%s' --clang '%s' --format tsv --fail-on clang-only", dir,
+		gcc_x86, clang_x86),
+	    1);
 	CU_ASSERT_EQUAL(count_lines(out), 194);
 	free(out), free(err);
-	CU_ASSERT_EQUAL(run(&out, &err, "diff --gcc '%s' --clang '%s' --format json", gcc_x86, clang_x86), 0);
+	CU_ASSERT_EQUAL(
+	    run(&out, &err, "diff --gcc '%s' --clang '%s' --format json", gcc_x86, clang_x86), 0);
 	j = json_loads(out, 0, &je);
 	free(out), free(err);
 	json_array_foreach(json_object_get(j, "diagnostics"), i, d)
 	{
 		if (strcmp(json_string_value(json_object_get(d, "side")), "clang-only"))
 			continue;
-		CU_ASSERT_EQUAL(run(&out, &err, "triage --repo '%s' --note 'not a bug' %s wontfix --from '%s'",
-				    dir, json_string_value(json_object_get(d, "fingerprint")), clang_x86), 0);
+		CU_ASSERT_EQUAL(
+		    run(&out, &err, "triage --repo '%s' --note 'not a bug' %s wontfix --from '%s'",
+			dir, json_string_value(json_object_get(d, "fingerprint")), clang_x86),
+		    0);
 		free(out), free(err);
 	}
 	json_decref(j);
-	CU_ASSERT_EQUAL(run(&out, &err, "diff --repo '%s' --gcc '%s' --clang '%s' --fail-on clang-only",
-			    dir, gcc_x86, clang_x86), 0);
+	CU_ASSERT_EQUAL(run(&out, &err,
+			    "diff --repo '%s' --gcc '%s' --clang '%s' --fail-on clang-only", dir,
+			    gcc_x86, clang_x86),
+			0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "wontfix"));
 	free(out), free(err);
 	CU_ASSERT_EQUAL(run(&out, &err, "triage --repo '%s' --list", dir), 0);
@@ -192,8 +212,10 @@ static void test_diff_formats(void)
 	free(out), free(err);
 	CU_ASSERT_EQUAL(run(&out, &err, "triage --repo '%s' 0123456789abcdef maybe", dir), 2);
 	free(out), free(err);
-	CU_ASSERT_EQUAL(run(&out, &err, "diff --repo '%s' --gcc '%s' --clang '%s' --fail-on gcc-only", dir,
-			    gcc_x86, clang_x86), 1);
+	CU_ASSERT_EQUAL(run(&out, &err,
+			    "diff --repo '%s' --gcc '%s' --clang '%s' --fail-on gcc-only", dir,
+			    gcc_x86, clang_x86),
+			1);
 	free(out), free(err);
 	test_rmdir(dir);
 	free(dir);
@@ -202,18 +224,27 @@ static void test_diff_formats(void)
 static void test_baseline_gate(void)
 {
 	char *out, *err;
-	CU_ASSERT_EQUAL(run(&out, &err, "diff --old '%s' --new '%s' --fail-on new --format tsv", gcc_x86, gcc_x86), 0);
+	CU_ASSERT_EQUAL(run(&out, &err, "diff --old '%s' --new '%s' --fail-on new --format tsv",
+			    gcc_x86, gcc_x86),
+			0);
 	CU_ASSERT_PTR_NULL(strstr(out, "\nnew\t"));
 	free(out), free(err);
 	char *dir = test_tmpdir();
-	char *cmd = xasprintf("cat '%s' > '%s/new.log' && echo '/home/kdev/linux-6.1/kernel/x.c:1:2: warning: fresh [-Wfresh]' >> '%s/new.log'",
-			      gcc_x86, dir, dir);
+	char *cmd =
+	    xasprintf("cat '%s' > '%s/new.log' && echo '/home/kdev/linux-6.1/kernel/x.c:1:2: "
+		      "warning: fresh [-Wfresh]' >> '%s/new.log'",
+		      gcc_x86, dir, dir);
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
 	free(cmd);
-	CU_ASSERT_EQUAL(run(&out, &err, "diff --old '%s' --new '%s/new.log' --fail-on new --format tsv", gcc_x86, dir), 1);
+	CU_ASSERT_EQUAL(run(&out, &err,
+			    "diff --old '%s' --new '%s/new.log' --fail-on new --format tsv",
+			    gcc_x86, dir),
+			1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nnew\tkernel/x.c\t1\t2\t-Wfresh\t"));
 	free(out), free(err);
-	CU_ASSERT_EQUAL(run(&out, &err, "diff --old '%s' --new '%s' --fail-on clang-only", gcc_x86, gcc_x86), 2);
+	CU_ASSERT_EQUAL(
+	    run(&out, &err, "diff --old '%s' --new '%s' --fail-on clang-only", gcc_x86, gcc_x86),
+	    2);
 	free(out), free(err);
 	test_rmdir(dir);
 	free(dir);
@@ -226,10 +257,12 @@ static void test_json_inputs(void)
 	/* our SARIF read back gives the same rows */
 	CU_ASSERT_EQUAL(run(&want, &err, "parse '%s' --format tsv", clang_x86), 0);
 	free(err);
-	char *cmd = xasprintf("%s diag parse '%s' --format sarif > '%s/x.sarif'", test_klang_bin(), clang_x86, dir);
+	char *cmd = xasprintf("%s diag parse '%s' --format sarif > '%s/x.sarif'", test_klang_bin(),
+			      clang_x86, dir);
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
 	free(cmd);
-	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s/x.sarif' --compiler clang --arch x86 --format tsv", dir), 0);
+	CU_ASSERT_EQUAL(
+	    run(&out, &err, "parse '%s/x.sarif' --compiler clang --arch x86 --format tsv", dir), 0);
 	/* occurrences are not in SARIF: compare file, line, flag and message */
 	size_t same = 0, rows = 0;
 	for (char *l = want; *l;) {
@@ -256,17 +289,23 @@ static void test_json_inputs(void)
 
 	/* GCC's -fdiagnostics-format=json, with a macro note */
 	const char *gj =
-		"[{\"kind\": \"warning\", \"message\": \"initialized field overwritten\", \"option\": \"-Woverride-init\","
-		" \"locations\": [{\"caret\": {\"file\": \"/src/linux/arch/arm64/kernel/sys.c\", \"line\": 56, \"column\": 40}}],"
-		" \"children\": [{\"kind\": \"note\", \"message\": \"in expansion of macro '__SYSCALL'\","
-		" \"locations\": [{\"caret\": {\"file\": \"/src/linux/include/uapi/asm-generic/unistd.h\", \"line\": 36, \"column\": 1}}]}]},"
-		" {\"kind\": \"error\", \"message\": \"oops\", \"option\": \"-Werror=unused-variable\","
-		" \"locations\": [{\"caret\": {\"file\": \"/src/linux/kernel/a.c\", \"line\": 3, \"column\": 5}}]}]\n";
+	    "[{\"kind\": \"warning\", \"message\": \"initialized field overwritten\", \"option\": "
+	    "\"-Woverride-init\","
+	    " \"locations\": [{\"caret\": {\"file\": \"/src/linux/arch/arm64/kernel/sys.c\", "
+	    "\"line\": 56, \"column\": 40}}],"
+	    " \"children\": [{\"kind\": \"note\", \"message\": \"in expansion of macro "
+	    "'__SYSCALL'\","
+	    " \"locations\": [{\"caret\": {\"file\": "
+	    "\"/src/linux/include/uapi/asm-generic/unistd.h\", \"line\": 36, \"column\": 1}}]}]},"
+	    " {\"kind\": \"error\", \"message\": \"oops\", \"option\": \"-Werror=unused-variable\","
+	    " \"locations\": [{\"caret\": {\"file\": \"/src/linux/kernel/a.c\", \"line\": 3, "
+	    "\"column\": 5}}]}]\n";
 	char *gpath = xasprintf("%s/gcc.json", dir);
 	struct kerr e;
 	CU_ASSERT_EQUAL(write_file_atomic(gpath, gj, strlen(gj), &e), 0);
 	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format tsv", gpath), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "gcc\tinclude/uapi/asm-generic/unistd.h\t36\t1\t-Woverride-init\t"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(out, "gcc\tinclude/uapi/asm-generic/unistd.h\t36\t1\t-Woverride-init\t"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "gcc\tkernel/a.c\t3\t5\t-Wunused-variable\t"));
 	free(out), free(err);
 	/* a log line that is GCC JSON */

@@ -26,8 +26,8 @@ struct ref {
 static const char *ref_family(const char *flag, char *buf, size_t n)
 {
 	static const char *const pairs[][2] = {
-		{ "-Winitializer-overrides", "-Woverride-init" },
-		{ "-Wsometimes-uninitialized", "-Wmaybe-uninitialized" },
+	    {"-Winitializer-overrides", "-Woverride-init"},
+	    {"-Wsometimes-uninitialized", "-Wmaybe-uninitialized"},
 	};
 	snprintf(buf, n, "%s", flag);
 	size_t l = strlen(buf);
@@ -87,7 +87,7 @@ static void ref_keys(const char *path, struct strmap *keys)
 	size_t len;
 	char *text = read_file(path, &len, &e);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	struct ref r = { 0 };
+	struct ref r = {0};
 	for (char *s = text; *s;) {
 		char *nl = strchr(s, '\n');
 		if (nl)
@@ -253,7 +253,8 @@ static void test_x86_reference(void)
 	CU_ASSERT_TRUE(d && d->side == DIAG_SIDE_CLANG_ONLY);
 	/* gcc's -Wunused-const-variable= on rt.c is gcc-only, in the plain family */
 	d = row(&dd, "kernel/sched/rt.c", 9, NULL);
-	CU_ASSERT_TRUE(d && d->side == DIAG_SIDE_GCC_ONLY && !strcmp(d->family, "-Wunused-const-variable"));
+	CU_ASSERT_TRUE(d && d->side == DIAG_SIDE_GCC_ONLY &&
+		       !strcmp(d->family, "-Wunused-const-variable"));
 	/* hrtimer.c:124: clang column 21, gcc column 35, other flag names: one defect */
 	d = row(&dd, "kernel/time/hrtimer.c", 124, "-Winitializer-overrides");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -267,8 +268,8 @@ static void test_x86_reference(void)
 static void test_arm64_reference(void)
 {
 	struct pair pr;
-	pair_open(&pr, dt_ours("tinyconfig-W1-gcc-arm64.log"), dt_ours("tinyconfig-W1-clang-arm64.log"),
-		  1, 6, 726);
+	pair_open(&pr, dt_ours("tinyconfig-W1-gcc-arm64.log"),
+		  dt_ours("tinyconfig-W1-clang-arm64.log"), 1, 6, 726);
 	struct diag_diff dd = pr.dd;
 	struct diag_set *gs = pr.gs, *cs = pr.cs;
 	/* by hand: the first syscall-table entry. clang: unistd.h:34 through
@@ -321,11 +322,14 @@ static void test_families_file(void)
 	struct strbuf t = STRBUF_INIT;
 	CU_ASSERT_STRING_EQUAL(diag_family(f, "-Wbar", &t), "-Wfoo");
 	CU_ASSERT_STRING_EQUAL(diag_family(f, "-Wbar=", &t), "-Wfoo");
-	CU_ASSERT_STRING_EQUAL(diag_family(f, "-Wmissing-declarations", &t), "-Wmissing-prototypes");
+	CU_ASSERT_STRING_EQUAL(diag_family(f, "-Wmissing-declarations", &t),
+			       "-Wmissing-prototypes");
 	/* the shipped table still applies */
 	CU_ASSERT_STRING_EQUAL(diag_family(f, "-Winitializer-overrides", &t), "-Woverride-init");
-	CU_ASSERT_STRING_EQUAL(diag_family(f, "-Wsometimes-uninitialized", &t), "-Wmaybe-uninitialized");
-	CU_ASSERT_STRING_EQUAL(diag_family(f, "-Wunused-const-variable=", &t), "-Wunused-const-variable");
+	CU_ASSERT_STRING_EQUAL(diag_family(f, "-Wsometimes-uninitialized", &t),
+			       "-Wmaybe-uninitialized");
+	CU_ASSERT_STRING_EQUAL(diag_family(f, "-Wunused-const-variable=", &t),
+			       "-Wunused-const-variable");
 	CU_ASSERT_STRING_EQUAL(diag_family(f, "-Wunknown-thing", &t), "-Wunknown-thing");
 	diag_families_free(f);
 	CU_ASSERT_PTR_NULL(diag_families_default("/nonexistent", bad, &e));
@@ -378,7 +382,8 @@ static bool edit_build(const char *line, struct strbuf *out)
 		sb_add(out, line, (size_t)(hr - line));
 		sb_addf(out, "kernel/time/hrtimer.c:130:35:%s", hr + 29);
 	} else if (strstr(line, "  125 |         [CLOCK_MONOTONIC]")) {
-		sb_adds(out, "  130 |         [CLOCK_MONOTONIC]       = HRTIMER_BASE_MONOTONIC, /* edited */");
+		sb_adds(out, "  130 |         [CLOCK_MONOTONIC]       = HRTIMER_BASE_MONOTONIC, /* "
+			     "edited */");
 	} else {
 		sb_adds(out, line);
 	}
@@ -391,7 +396,8 @@ static void test_baseline(void)
 	char *dir = test_tmpdir();
 	char *cur = xasprintf("%s/new.log", dir);
 	rewrite(old, cur,
-		"/home/kdev/linux-6.1/kernel/brand_new.c:7:5: warning: no previous prototype for \xe2\x80\x98new_fn\xe2\x80\x99 [-Wmissing-prototypes]\n",
+		"/home/kdev/linux-6.1/kernel/brand_new.c:7:5: warning: no previous prototype for "
+		"\xe2\x80\x98new_fn\xe2\x80\x99 [-Wmissing-prototypes]\n",
 		edit_build);
 	struct diag_set *a = dt_parse_file(old, DIAG_CC_GCC), *b = dt_parse_file(cur, DIAG_CC_GCC);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
@@ -407,13 +413,14 @@ static void test_baseline(void)
 	CU_ASSERT_TRUE(d && d->base == DIAG_BASE_FIXED);
 	/* moved: same fingerprint */
 	d = row(&dd, "kernel/fork.c", 1281, NULL);
-	CU_ASSERT_TRUE(d && d->base == DIAG_BASE_OUTSTANDING && d->peer && d->peer->loc.line == 1276 &&
-		       d->fingerprint == d->peer->fingerprint);
+	CU_ASSERT_TRUE(d && d->base == DIAG_BASE_OUTSTANDING && d->peer &&
+		       d->peer->loc.line == 1276 && d->fingerprint == d->peer->fingerprint);
 	/* edited and moved: a new fingerprint, found by the nearest line */
 	d = row(&dd, "kernel/time/hrtimer.c", 130, "-Woverride-init");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->base, DIAG_BASE_OUTSTANDING);
-	CU_ASSERT_TRUE(d->peer && d->peer->loc.line == 125 && d->fingerprint != d->peer->fingerprint);
+	CU_ASSERT_TRUE(d->peer && d->peer->loc.line == 125 &&
+		       d->fingerprint != d->peer->fingerprint);
 	diag_diff_free(&dd);
 	diag_set_free(a);
 	diag_set_free(b);

@@ -43,9 +43,11 @@ static void test_shipped_rules(void)
 	d = dt_find(s, "arch/arm64/kernel/sys.c", 41, NULL); /* __arm64_sys_ni_syscall */
 	CU_ASSERT_TRUE(d && !strcmp(d->group, "syscall-prototypes"));
 	d = dt_find(s, "arch/arm64/kernel/irq.c", 122, NULL);
-	CU_ASSERT_TRUE(d && !strcmp(d->group, "missing-prototypes") && !strcmp(d->subgroup, "arch/arm64"));
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "missing-prototypes") &&
+		       !strcmp(d->subgroup, "arch/arm64"));
 	d = dt_find(s, "kernel/fork.c", 1276, "'mm'");
-	CU_ASSERT_TRUE(d && !strcmp(d->group, "kernel-doc-parameters") && !strcmp(d->subgroup, "set_mm_exe_file"));
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "kernel-doc-parameters") &&
+		       !strcmp(d->subgroup, "set_mm_exe_file"));
 	d = dt_find(s, "include/linux/sunrpc/xdr.h", 752, NULL);
 	CU_ASSERT_TRUE(d && !strcmp(d->group, "tautological-compare"));
 	/* a view's groups: biggest first, subgroups counted */
@@ -77,19 +79,21 @@ static void test_captures_and_order(void)
 {
 	char *dir = test_tmpdir();
 	struct kerr e;
-	struct group_rules *r = rules_from(dir,
-					   "- name: first\n"
-					   "  message: 'frame size \\((?<size>\\d+)\\).*in (?<fn>\\w+)'\n"
-					   "- name: never\n"
-					   "  flag: '^-Wframe'\n"
-					   "- name: by-file\n"
-					   "  file: '^(?<top>[^/]+)/'\n",
-					   &e);
+	struct group_rules *r =
+	    rules_from(dir,
+		       "- name: first\n"
+		       "  message: 'frame size \\((?<size>\\d+)\\).*in (?<fn>\\w+)'\n"
+		       "- name: never\n"
+		       "  flag: '^-Wframe'\n"
+		       "- name: by-file\n"
+		       "  file: '^(?<top>[^/]+)/'\n",
+		       &e);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	struct diag_set *s = dt_parse_text("/s/kernel/a.c:1:1: warning: frame size (2048) is big in foo [-Wframe-larger-than]\n"
-					   "/s/mm/b.c:2:1: warning: other [-Wother]\n"
-					   "/s/mm/c.c:3:1: warning: frame is big [-Wframe-larger-than]\n",
-					   DIAG_CC_CLANG);
+	struct diag_set *s = dt_parse_text(
+	    "/s/kernel/a.c:1:1: warning: frame size (2048) is big in foo [-Wframe-larger-than]\n"
+	    "/s/mm/b.c:2:1: warning: other [-Wother]\n"
+	    "/s/mm/c.c:3:1: warning: frame is big [-Wframe-larger-than]\n",
+	    DIAG_CC_CLANG);
 	group_apply(r, s);
 	struct diag *d = dt_find(s, "kernel/a.c", 1, NULL);
 	CU_ASSERT_TRUE(d && !strcmp(d->group, "first") && !strcmp(d->subgroup, "2048/foo"));
@@ -98,13 +102,15 @@ static void test_captures_and_order(void)
 	d = dt_find(s, "mm/c.c", 3, NULL);
 	CU_ASSERT_TRUE(d && !strcmp(d->group, "never"));
 	struct strbuf b = STRBUF_INIT;
-	CU_ASSERT_STRING_EQUAL(group_label(dt_find(s, "kernel/a.c", 1, NULL), &b), "first:2048/foo");
+	CU_ASSERT_STRING_EQUAL(group_label(dt_find(s, "kernel/a.c", 1, NULL), &b),
+			       "first:2048/foo");
 	sb_free(&b);
 	diag_set_free(s);
 	group_rules_free(r);
 	/* nothing matches: the flag family */
 	r = rules_from(dir, "- name: x\n  flag: nomatch\n", &e);
-	s = dt_parse_text("/s/kernel/a.c:1:1: warning: w [-Wunused-const-variable=]\n", DIAG_CC_GCC);
+	s = dt_parse_text("/s/kernel/a.c:1:1: warning: w [-Wunused-const-variable=]\n",
+			  DIAG_CC_GCC);
 	struct diag_families *f = diag_families_new();
 	diag_families_apply(f, s);
 	group_apply(r, s);
@@ -131,7 +137,8 @@ static void test_rule_errors(void)
 				      "  flag: x\n"
 				      "  message: '(ab'\n",
 				      &e));
-	want = xasprintf("%s/rules.yaml:7:12: pattern error at offset 3: missing closing parenthesis", dir);
+	want = xasprintf(
+	    "%s/rules.yaml:7:12: pattern error at offset 3: missing closing parenthesis", dir);
 	CU_ASSERT_STRING_EQUAL(e.msg, want);
 	free(want);
 	CU_ASSERT_PTR_NULL(rules_from(dir, "- name: a\n  flags: x\n", &e));

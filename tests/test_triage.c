@@ -26,7 +26,8 @@ static void test_roundtrip(void)
 
 	struct triage *t = triage_new();
 	CU_ASSERT_EQUAL(triage_load(t, path, &e), 0); /* no file yet: empty */
-	triage_set(t, xdr->fingerprint, TRIAGE_FALSE_POSITIVE, "SIZE_MAX / 4 on 64-bit: \"always\" false", xdr);
+	triage_set(t, xdr->fingerprint, TRIAGE_FALSE_POSITIVE,
+		   "SIZE_MAX / 4 on 64-bit: \"always\" false", xdr);
 	triage_set(t, trace->fingerprint, TRIAGE_CONFIRMED, NULL, trace);
 	triage_set(t, 0x1234, TRIAGE_NEW, NULL, NULL); /* back at new, no note: not written */
 	CU_ASSERT_EQUAL(triage_save(t, path, &e), 0);
@@ -39,7 +40,8 @@ static void test_roundtrip(void)
 	char *b = strstr(text, "file: \"include/linux/sunrpc/xdr.h\"");
 	CU_ASSERT_TRUE(a && b && a < b);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "status: false-positive"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "note: \"SIZE_MAX / 4 on 64-bit: \\\"always\\\" false\""));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "note: \"SIZE_MAX / 4 on 64-bit: \\\"always\\\" false\""));
 	CU_ASSERT_PTR_NULL(strstr(text, "0000000000001234"));
 	free(text);
 	char *kdir = xasprintf("%s/.klang", dir);
