@@ -97,7 +97,8 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	size_t of = tb_text(tb, r->function), os = tb_text(tb, r->source),
 	       ox = tb_text(tb, r->fixit);
 	ALLOC_GROW(p->nnotes_buf, r->nnotes + 1, p->nnotes_cap);
-	size_t *offs = xmalloc((3 * r->nnotes + 1) * sizeof(*offs));
+	ALLOC_GROW(p->offs, 3 * r->nnotes + 1, p->offs_cap);
+	size_t *offs = p->offs;
 	for (size_t i = 0; i < r->nnotes; i++) {
 		offs[3 * i] = tb_text(tb, r->notes[i].msg);
 		offs[3 * i + 1] = tb_text(tb, r->notes[i].macro);
@@ -120,7 +121,6 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 						 strlen(tb->buf + offs[3 * i + 1]));
 		n->source = pb_str(tb, offs[3 * i + 2]);
 	}
-	free(offs);
 	d.notes = p->nnotes_buf;
 	ALLOC_GROW(p->nincs_buf, r->nincludes + 1, p->nincs_cap);
 	for (size_t i = 0; i < r->nincludes; i++) {

@@ -37,6 +37,8 @@ struct diag_parser {
 	struct strbuf mb, tb; /* cleaned text */
 	struct diag_note *nnotes_buf;
 	size_t nnotes_cap;
+	size_t *offs;
+	size_t offs_cap;
 	struct diag_loc *nincs_buf;
 	size_t nincs_cap;
 	struct strbuf part, clean;

@@ -19,6 +19,7 @@ struct entry {
 	struct diag d;
 	uint64_t hash;
 	size_t tus_cap;
+	bool tus_heap; /* the first units live in the arena, more on the heap */
 };
 
 struct diag_set {
@@ -162,7 +163,8 @@ void diag_set_free(struct diag_set *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n; i++)
-		free(s->items[i]->d.tus);
+		if (s->items[i]->tus_heap)
+			free(s->items[i]->d.tus);
 	while (s->arena) {
 		struct arena_block *b = s->arena;
 		s->arena = b->next;
@@ -281,8 +283,18 @@ static void add_tu(struct diag_set *s, struct entry *e, const char *tu)
 		return;
 	}
 	if (d->ntus == e->tus_cap) {
-		e->tus_cap = e->tus_cap ? e->tus_cap * 2 : 2;
-		d->tus = xrealloc(d->tus, e->tus_cap * sizeof(*d->tus));
+		if (!e->tus_cap) {
+			e->tus_cap = 2;
+			d->tus = arena_alloc(s, 2 * sizeof(*d->tus));
+		} else {
+			const char **n = xmalloc(2 * e->tus_cap * sizeof(*n));
+			memcpy(n, d->tus, e->tus_cap * sizeof(*n));
+			if (e->tus_heap)
+				free(d->tus);
+			d->tus = n;
+			e->tus_cap *= 2;
+			e->tus_heap = true;
+		}
 	}
 	d->tus[d->ntus++] = tu;
 	if (d->ntus == FEW_TUS)
