@@ -28,7 +28,15 @@ static size_t pb_add(struct strbuf *b, const char *s, size_t n)
 	memcpy(d, s, n);
 	d[n] = '\0';
 	b->len += n + 1;
-	/* a NUL in a log line is data: keep the rest of the string */
+	return off;
+}
+
+/* Text of a log line (a message, an echoed source line): a NUL in it is
+ * data, not its end. */
+static size_t pb_text(struct strbuf *b, const char *s, size_t n)
+{
+	size_t off = pb_add(b, s, n);
+	char *d = b->buf + off;
 	for (char *z = memchr(d, 0, n); z; z = memchr(z, 0, (size_t)(d + n - z)))
 		*z = ' ';
 	return off;
@@ -163,7 +171,7 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	p->spell.file = pb_add(&p->pb, l->path, l->pathlen);
 	p->spell.line = l->line;
 	p->spell.col = l->col;
-	p->msg = pb_add(&p->pb, l->msg, l->msglen);
+	p->msg = pb_text(&p->pb, l->msg, l->msglen);
 	if (flag)
 		p->flag = pb_add(&p->pb, flag, flaglen);
 	const char *file = p->pb.buf + p->spell.file;
@@ -183,7 +191,7 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	/* kernel-doc echoes only the comment line it could not read */
 	p->echo = !l->line ? E_NONE : l->col || flag ? E_ECHO : E_KDOC;
 	p->echo_note = NONE;
-	if (memchr(l->msg, 0xe2, l->msglen))
+	if (p->gcc_votes < 1000 && memchr(l->msg, 0xe2, l->msglen))
 		p->gcc_votes++;
 }
 
@@ -203,7 +211,7 @@ static void add_note(struct diag_parser *p, const struct lex_diag *l)
 	struct pnote *note = &p->notes[p->nnotes];
 	note->kind = k;
 	note->loc = (struct ploc){pb_add(&p->pb, l->path, l->pathlen), l->line, l->col};
-	note->msg = pb_add(&p->pb, m, n);
+	note->msg = pb_text(&p->pb, m, n);
 	note->source = NONE;
 	note->macro = macro ? pb_add(&p->pb, macro, macrolen) : NONE;
 	if (k != DIAG_NOTE_PLAIN && p->nmacros == p->nnotes) {
