@@ -7,6 +7,7 @@
 #ifndef KLANG_FUZZ_FUZZ_H
 #define KLANG_FUZZ_FUZZ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,29 @@ extern unsigned fuzz_failures;
 static inline char *fuzz_str(const uint8_t *data, size_t size)
 {
 	return xstrndup((const char *)data, size);
+}
+
+/* Is s valid UTF-8 (no overlong forms, no surrogates)? */
+static inline bool fuzz_utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		unsigned c = *p, n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2
+						 : (c & 0xf8) == 0xf0 ? 3 : 9;
+		if (n == 9 || (n == 1 && c < 0xc2) || (n == 3 && c > 0xf4))
+			return false;
+		unsigned cp = n ? c & (0x3f >> n) : c;
+		for (unsigned i = 1; i <= n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+		    (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+			return false;
+		p += n + 1;
+	}
+	return true;
 }
 
 /* The input as a file, for loaders that take a path: an in-memory file

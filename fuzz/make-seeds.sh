@@ -1,11 +1,13 @@
 #!/bin/sh
 # Regenerate the seed corpora in fuzz/corpus/NAME/ from the real fixtures
-# (../shared/fixtures: Linux 6.1 build logs, real patches and mboxes) and
-# the shipped YAML files, cut into small pieces. Run from the source tree:
+# (../shared/fixtures: Linux 6.1 build logs, real patches and mboxes;
+# tests/fixtures/diag: arm64 logs) and the shipped YAML files, cut into
+# small pieces. Run from the source tree after `make`:
 #   fuzz/make-seeds.sh [FIXTURES]
 # Seeds are named by content (sha1), so rerunning adds nothing twice.
 set -eu
 FIX=${1:-../shared/fixtures}
+KLANG=${KLANG:-./klang}
 C=fuzz/corpus
 mkdir -p $C
 
@@ -119,4 +121,56 @@ piece overrides "overrides:
   - decision: maybe
 "
 piece overrides "overrides: []
+"
+
+# diag: the build logs in 60-line pieces (every piece of the x86 logs, every
+# 10th of the big arm64 ones), each after one byte that says where the
+# target cuts it in two slices
+for log in "$FIX"/linux-6.1/*.log tests/fixtures/diag/*.log; do
+	rm -f "$tmp"/p*
+	split -l 60 -a 3 "$log" "$tmp/p"
+	step=1
+	case $log in *arm64*) step=10 ;; esac
+	i=0
+	for piece in "$tmp"/p*; do
+		i=$((i + 1))
+		[ $((i % step)) -eq 1 ] || [ $step -eq 1 ] || continue
+		{ printf '\200'; cat "$piece"; } > "$piece.seed"
+		put diag "$piece.seed"
+		# sarif: what klang writes as SARIF for the same piece
+		if [ $((i % 4)) -eq 1 ] && "$KLANG" diag parse "$piece" --format sarif > "$piece.sarif" 2>/dev/null; then
+			put sarif "$piece.sarif"
+		fi
+	done
+done
+rm -f "$tmp"/p*
+# GCC's own JSON, from a real compile when gcc is here
+printf '#define MAX(a, b) ((a) > (b) ? (a) : (b))\nint printf(const char *, ...);\nint f(unsigned x, int *p)\n{\n\tint y;\n\tif (x < 0)\n\t\treturn MAX(y, 1);\n\tprintf("%%d", (long)x);\n\treturn *p ? x : 2;\n}\n' > "$tmp/w.c"
+if gcc -c -Wall -Wextra -fdiagnostics-format=json "$tmp/w.c" -o /dev/null 2> "$tmp/gcc.json"; then
+	put sarif "$tmp/gcc.json"
+fi
+
+# rules: the shipped group rules and families, whole and one entry each
+for y in rules/*.yaml; do
+	put rules "$y"
+	awk -v out="$tmp/k" '/^- / { n++ } n { print > (out n ".yaml") }' "$y"
+	put rules "$tmp"/k*.yaml
+	rm -f "$tmp"/k*.yaml
+done
+
+# triage: what klang writes
+piece triage "# klang warning triage
+- fingerprint: 0123456789abcdef
+  status: false-positive
+  file: \"include/linux/sunrpc/xdr.h\"
+  flag: \"-Wtautological-constant-out-of-range-compare\"
+  message: \"result of comparison of constant # with expression of type '__u32' is always false\"
+  note: \"SIZE_MAX / 4 on 64-bit: \\\"always\\\" false\"
+- fingerprint: 00000000000000aa
+  status: confirmed
+"
+piece triage "- fingerprint: 00000000000000aa
+  status: maybe
+"
+piece triage "[]
 "

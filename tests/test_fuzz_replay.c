@@ -25,20 +25,28 @@ void fuzz_replay_made(const char *dir)
 }
 
 #include "fuzz/fuzz_clangver.c"
+#include "fuzz/fuzz_diag.c"
 #include "fuzz/fuzz_message.c"
 #include "fuzz/fuzz_overrides.c"
 #include "fuzz/fuzz_patchset.c"
+#include "fuzz/fuzz_rules.c"
+#include "fuzz/fuzz_sarif.c"
 #include "fuzz/fuzz_tags.c"
 #include "fuzz/fuzz_theme.c"
+#include "fuzz/fuzz_triage.c"
 
 /* Every target: its name and entry point. */
 #define REPLAY_TARGETS(X)                                                      \
 	X(clangver)                                                            \
+	X(diag)                                                                \
 	X(message)                                                             \
 	X(overrides)                                                           \
 	X(patchset)                                                            \
+	X(rules)                                                               \
+	X(sarif)                                                               \
 	X(tags)                                                                \
-	X(theme)
+	X(theme)                                                               \
+	X(triage)
 
 static const struct {
 	const char *name;
