@@ -127,6 +127,64 @@ const struct badinput_row badinput_rows[] = {
 	  "grep -q 'decision: keep' r/.klang/overrides.yaml && "
 	  "grep -q 'decision: drop' r/.klang/overrides.yaml" },
 
+	/* build logs */
+	{ "a log with NUL bytes",
+	  "printf 'kernel/a.c:1:2: warning: unused \\000x [-Wunused]\\nkernel/b.c:3:4: warning: "
+	  "after [-Wfoo]\\n' > nul.log",
+	  "klang diag parse nul.log --format tsv > nul.tsv", 0, "",
+	  "grep -q 'kernel/a.c\t1\t2' nul.tsv && grep -q 'kernel/b.c\t3\t4.*after$' nul.tsv" },
+	{ "a log with invalid UTF-8",
+	  "printf 'kernel/a.c:1:2: warning: bad \\377\\376 bytes [-Wfoo]\\n' > utf8.log",
+	  "klang diag parse utf8.log --format json > utf8.json", 0, "",
+	  "iconv -f UTF-8 -t UTF-8 utf8.json > /dev/null && grep -q 'bad .* bytes' utf8.json" },
+	{ "a log with a 1 MB line",
+	  "{ printf 'kernel/a.c:1:2: warning: '; head -c 1048576 /dev/zero | tr '\\0' x; "
+	  "echo ' [-Wfoo]'; echo 'kernel/b.c:3:4: warning: next [-Wbar]'; } > long.log",
+	  "klang diag parse long.log --format tsv > long.tsv", 0, "",
+	  "test $(wc -c < long.tsv) -gt 1048576 && grep -q 'kernel/b.c.*next$' long.tsv" },
+	{ "a log cut mid-diagnostic",
+	  "printf 'kernel/a.c:1:2: warning: unused variable [-Wunused]\\nkernel/b.c:10:5: warning: "
+	  "unused' > cut.log",
+	  "klang diag parse cut.log --format tsv > cut.tsv", 0, "",
+	  "grep -q 'kernel/a.c.*unused variable$' cut.tsv && grep -q 'kernel/b.c\t10\t5.*unused$' "
+	  "cut.tsv" },
+	{ "an empty log", ": > empty.log", "klang diag parse empty.log > empty.txt", 0, "",
+	  "grep -qx '0 diagnostics (0 warnings, 0 errors reported)' empty.txt" },
+	{ "an unreadable log", "echo x > unreadable.log && chmod 000 unreadable.log",
+	  "klang diag parse unreadable.log", 2, "klang: unreadable.log: Permission denied", NULL,
+	  NEEDS_NO_DAC },
+	{ "a directory instead of a log", "mkdir -p logdir", "klang diag parse logdir", 2,
+	  "klang: logdir: is a directory, not a log" },
+	{ "a missing log", ": > empty.log", "klang diag diff --gcc nosuch.log --clang empty.log", 2,
+	  "klang: nosuch.log: No such file or directory" },
+
+	/* YAML: group rules and the triage store */
+	{ "invalid regex in group rules", ": > empty.log && printf -- '- name: x\\n  flag: \"(\"\\n' > re-rules.yaml",
+	  "klang diag parse empty.log --rules re-rules.yaml", 2,
+	  "klang: re-rules.yaml:2:9: pattern error at offset 1: missing closing parenthesis" },
+	{ "group rules: YAML syntax error", ": > empty.log && printf -- '- name: [\\n' > syn-rules.yaml",
+	  "klang diag parse empty.log --rules syn-rules.yaml", 2,
+	  "klang: syn-rules.yaml:2:1: did not find expected node content while parsing a flow node" },
+	{ "group rules: unknown key", ": > empty.log && printf -- '- nme: x\\n' > key-rules.yaml",
+	  "klang diag parse empty.log --rules key-rules.yaml", 2,
+	  "klang: key-rules.yaml:1:3: unknown key 'nme' (a rule has name, flag, message, file)" },
+	{ "unknown triage status", NULL, "klang diag triage --repo r 0123456789abcdef maybe", 2,
+	  "klang diag: 'maybe' is not new, confirmed, wontfix, false-positive or fixed (see klang "
+	  "diag --help)" },
+	{ "corrupt triage store (moved aside)",
+	  ": > empty.log && mkdir -p r/.klang && printf -- '- fingerprint: zz\\n  status: new\\n' > "
+	  "r/.klang/triage.yaml",
+	  "klang diag parse empty.log --repo r > /dev/null", 0,
+	  "klang: r/.klang/triage.yaml:1:16: fingerprint 'zz' is not 16 hex digits; moved aside to "
+	  "r/.klang/triage.yaml.corrupt",
+	  "test ! -e r/.klang/triage.yaml && grep -q zz r/.klang/triage.yaml.corrupt" },
+	{ "two klang instances triaging at once", NULL,
+	  "klang diag triage --repo r 00000000000000a1 confirmed & "
+	  "klang diag triage --repo r 00000000000000b2 wontfix; wait",
+	  0, "",
+	  "grep -A1 00000000000000a1 r/.klang/triage.yaml | grep -q confirmed && "
+	  "grep -A1 00000000000000b2 r/.klang/triage.yaml | grep -q wontfix" },
+
 	/* writing */
 	{ "export onto an existing file", "rm -rf r/.klang && mkdir -p taken && echo mine > taken/" PATCH1,
 	  SERIES " --export taken --as mbox --format tsv > /dev/null", 2,
