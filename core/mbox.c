@@ -193,6 +193,18 @@ struct fields {
 static const char *const dep3_keys[] = { "Description", "Origin", "Forwarded", "Bug",
 					 "Applied-Upstream", "Last-Update", "Author" };
 
+/* Does a file that is not an mbox start with headers, or with free text
+ * whose first line only looks like one ("scripts: foo: fix bar")? */
+static bool known_headers(const struct mail_headers *h)
+{
+	static const char *const keys[] = { "From", "Subject", "Date", "Author", "Description" };
+	for (size_t i = 0; i < h->n; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
+			if (!strcasecmp(h->v[i].key, keys[k]))
+				return true;
+	return false;
+}
+
 static bool is_dep3(const struct mail_headers *h)
 {
 	for (size_t i = 0; i < h->n; i++)
@@ -343,6 +355,10 @@ static void read_message(struct reader *r, const struct msg *m)
 
 	if (m->mbox || mail_is_header_line(text, line_len(text, text + len)))
 		hbytes = mail_read_headers(text, len, &h, &hlines);
+	if (!m->mbox && !known_headers(&h)) {
+		mail_headers_free(&h);
+		hbytes = hlines = 0;
+	}
 	f.dep3 = !m->mbox && is_dep3(&h);
 	take_headers(&f, &h, &desc);
 	decode_body(&h, text + hbytes, len - hbytes, &body, 0);

@@ -52,8 +52,7 @@ static bool read_option(char **tok, size_t *i, size_t ntok, int *strip, const ch
 	return true;
 }
 
-void quilt_parse_series(const char *text, const char *series_path, struct patch_files *pf,
-			struct quilt_entry **entries, size_t *n)
+void quilt_parse_series(const char *text, struct quilt_entry **entries, size_t *n)
 {
 	size_t cap = 0, lineno = 0;
 	*entries = NULL;
@@ -84,21 +83,21 @@ void quilt_parse_series(const char *text, const char *series_path, struct patch_
 		for (i = 1; i < ntok; i++)
 			if (!read_option(tok, &i, ntok, &strip, &why))
 				break;
-		if (why) {
-			patch_files_malformed(pf, series_path, lineno, "%s: %s '%s'", tok[0], why,
-					      tok[i < ntok ? i : ntok - 1]);
-		} else {
-			ALLOC_GROW(*entries, *n + 1, cap);
-			(*entries)[(*n)++] = (struct quilt_entry){ xstrdup(tok[0]), strip, lineno };
-		}
+		ALLOC_GROW(*entries, *n + 1, cap);
+		(*entries)[(*n)++] = (struct quilt_entry){
+			xstrdup(tok[0]), strip, lineno,
+			why ? xasprintf("%s '%s'", why, tok[i < ntok ? i : ntok - 1]) : NULL
+		};
 		free(line);
 	}
 }
 
 void quilt_entries_free(struct quilt_entry *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(v[i].name);
+		free(v[i].error);
+	}
 	free(v);
 }
 
@@ -115,13 +114,17 @@ int quilt_read(struct patch_files *pf, const char *path, const struct patch_read
 	}
 	struct quilt_entry *v;
 	size_t n;
-	quilt_parse_series(text, series, pf, &v, &n);
+	quilt_parse_series(text, &v, &n);
 	free(text);
 	char *dir = xstrdup(series);
 	char *slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
 	for (size_t i = 0; i < n; i++) {
+		if (v[i].error) {
+			patch_files_malformed(pf, series, v[i].line, "%s: %s", v[i].name, v[i].error);
+			continue;
+		}
 		struct patch_read_opts po = { true, v[i].strip, o ? o->extra_tags : NULL,
 					      o ? o->nextra_tags : 0 };
 		char *p = slash ? xasprintf("%s/%s", dir, v[i].name) : xstrdup(v[i].name);

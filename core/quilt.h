@@ -14,16 +14,16 @@ struct quilt_entry {
 	char *name;  /* as written in the series file */
 	int strip;   /* -pN, 1 when not given */
 	size_t line; /* in the series file */
+	char *error; /* why the line cannot be used ("unknown option '-x'"), or NULL */
 };
 
 /* The series file for `path`: path itself when it is a file, else
  * path/series, else path/patches/series (quilt's own layout). NULL with a
  * message when there is none. Caller frees. */
 char *quilt_find_series(const char *path, struct kerr *e);
-/* Parse series text. Lines that cannot be read (an unknown option, -R) are
- * recorded in pf->malformed with the series file's name and line. */
-void quilt_parse_series(const char *text, const char *series_path, struct patch_files *pf,
-			struct quilt_entry **entries, size_t *n);
+/* Parse series text: one entry per patch line, in order; a line that cannot
+ * be used (an unknown option, -R) has its error set. */
+void quilt_parse_series(const char *text, struct quilt_entry **entries, size_t *n);
 void quilt_entries_free(struct quilt_entry *v, size_t n);
 /* Read the whole series: -1 only when no series file can be read. A patch
  * file that is missing or malformed is listed in pf->malformed. */
