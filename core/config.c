@@ -357,6 +357,19 @@ const struct config_binding *config_binding(const struct config *c, const char *
 	return NULL;
 }
 
+char *config_keyfile(const struct config *c, const char *(*scope_of)(const char *action))
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < c->nbindings; i++) {
+		const struct config_binding *b = &c->bindings[i];
+		const char *scope = scope_of ? scope_of(b->action) : NULL;
+		for (size_t k = 0; k < b->nkeys; k++)
+			sb_addf(&sb, "bind %s %s %s\n", scope ? scope : "generic", b->keys[k],
+				b->action);
+	}
+	return sb_detach(&sb);
+}
+
 /* ---- printing ---- */
 
 /* A scalar as YAML: plain when it reads back as the same string, else

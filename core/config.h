@@ -67,6 +67,11 @@ int config_load(struct config *c, const char *repo, const struct config_checks *
 		struct kerr *e);
 /* The binding of an action, or NULL when no file set one. */
 const struct config_binding *config_binding(const struct config *c, const char *action);
+/* The bindings as lines of the TUI's key-file format, "bind SCOPE KEY
+ * ACTION", each action in the scope `scope_of` gives it (NULL: "generic"),
+ * for keys_load_text(). An action bound to no keys gives no line. Caller
+ * frees. */
+char *config_keyfile(const struct config *c, const char *(*scope_of)(const char *action));
 /* The effective configuration as YAML that config_load_text reads back
  * (klang --dump-config). Caller frees. */
 char *config_dump(const struct config *c);

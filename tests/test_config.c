@@ -31,6 +31,11 @@ static bool known_key(const char *name)
 	return strlen(name) == 1 || name[0] == '<' || !strncmp(name, "C-", 2);
 }
 
+static const char *scope_of(const char *action)
+{
+	return str_startswith(action, "stack-") ? "stack" : NULL;
+}
+
 static const struct config_checks checks = { known_action, known_key };
 
 static void test_merge_user_and_repo(void)
@@ -70,6 +75,10 @@ static void test_merge_user_and_repo(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_STRING_EQUAL(b->keys[1], "<Down>");
 	CU_ASSERT_PTR_NULL(config_binding(&c, "copy-id"));
+	char *kf = config_keyfile(&c, scope_of);
+	CU_ASSERT_STRING_EQUAL(kf, "bind generic q quit\nbind generic C-c quit\n"
+				   "bind stack j stack-next\nbind stack <Down> stack-next\n");
+	free(kf);
 
 	/* --dump-config reads back to the same settings */
 	char *dump = config_dump(&c);
