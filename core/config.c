@@ -130,7 +130,7 @@ static bool valid_name(const char *s)
 	if (!*s)
 		return false;
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
+		if (!isalnum((unsigned char)*s) && !strchr("._+/-", *s))
 			return false;
 	return true;
 }
