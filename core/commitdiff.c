@@ -130,16 +130,22 @@ static int commit_trees(struct git_commit *c, git_tree **old, git_tree **new)
 	return rc;
 }
 
-static int collect_changes(git_repository *r, struct git_commit *c, git_tree **old,
-			   git_tree **new, struct changes *ch)
+static int lookup_trees(git_repository *r, const git_oid *old_id, const git_oid *new_id,
+			git_tree **old, git_tree **new)
+{
+	*old = *new = NULL;
+	if (git_tree_lookup(new, r, new_id) < 0)
+		return -1;
+	return old_id ? git_tree_lookup(old, r, old_id) : 0;
+}
+
+static int collect_changes(git_repository *r, git_tree *old, git_tree *new, struct changes *ch)
 {
 	struct strbuf dir = STRBUF_INIT;
 	memset(ch, 0, sizeof(*ch));
 	sb_grow(&dir, 256);
 	sb_reset(&dir);
-	int rc = commit_trees(c, old, new);
-	if (rc == 0)
-		rc = walk_trees(r, *old, *new, &dir, ch);
+	int rc = walk_trees(r, old, new, &dir, ch);
 	sb_free(&dir);
 	return rc;
 }
@@ -186,6 +192,48 @@ static int count_hunk(const git_diff_delta *d, const git_diff_hunk *h, void *pay
 	return 0;
 }
 
+/* The end of the line starting at s (past its newline, if any). */
+static const char *line_end(const char *s, const char *end)
+{
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+	return nl ? nl + 1 : end;
+}
+
+/* The start of the line ending at end (which is past a newline or at EOF). */
+static const char *line_start(const char *begin, const char *end)
+{
+	const char *s = end - 1;
+	while (s > begin && s[-1] != '\n')
+		s--;
+	return s;
+}
+
+/* Strip the lines both texts start and end with, as xdiff does first. When
+ * one side has nothing left the counts are the other side's lines, with no
+ * diff to run (a patch that only adds or only removes code). */
+static bool counts_without_diff(const char *a, size_t an, const char *b, size_t bn,
+				struct diffstat *st)
+{
+	const char *ae = a + an, *be = b + bn;
+	while (a < ae && b < be) {
+		const char *la = line_end(a, ae), *lb = line_end(b, be);
+		if (la - a != lb - b || memcmp(a, b, (size_t)(la - a)))
+			break;
+		a = la, b = lb;
+	}
+	while (a < ae && b < be) {
+		const char *la = line_start(a, ae), *lb = line_start(b, be);
+		if (ae - la != be - lb || memcmp(la, lb, (size_t)(ae - la)))
+			break;
+		ae = la, be = lb;
+	}
+	if (a < ae && b < be)
+		return false;
+	st->deletions += count_lines(a, (size_t)(ae - a));
+	st->insertions += count_lines(b, (size_t)(be - b));
+	return true;
+}
+
 /* Lines of one changed path, as --numstat counts them. */
 static int stat_change(git_repository *r, const struct change *c, struct diffstat *st)
 {
@@ -204,17 +252,14 @@ static int stat_change(git_repository *r, const struct change *c, struct diffsta
 		goto out;
 	const char *os = ob ? git_blob_rawcontent(ob) : "", *ns = nb ? git_blob_rawcontent(nb) : "";
 	size_t on = ob ? (size_t)git_blob_rawsize(ob) : 0, nn = nb ? (size_t)git_blob_rawsize(nb) : 0;
-	if (is_binary(os, on) || is_binary(ns, nn))
+	if (is_binary(os, on) || is_binary(ns, nn) || counts_without_diff(os, on, ns, nn, st))
 		goto out;
-	if (!ob || !nb) {
-		st->deletions += count_lines(os, on);
-		st->insertions += count_lines(ns, nn);
-	} else {
-		git_diff_options o = GIT_DIFF_OPTIONS_INIT;
-		o.context_lines = 0;
-		o.flags = GIT_DIFF_FORCE_TEXT;
-		rc = git_diff_blobs(ob, NULL, nb, NULL, &o, NULL, NULL, count_hunk, NULL, st);
-	}
+	git_diff_options o = GIT_DIFF_OPTIONS_INIT;
+	o.context_lines = 0;
+	o.flags = GIT_DIFF_FORCE_TEXT;
+	/* empty paths: no .gitattributes lookups (a dozen system calls a file);
+	 * blobs, not buffers: buffers would be hashed again */
+	rc = git_diff_blobs(ob, "", nb, "", &o, NULL, NULL, count_hunk, NULL, st);
 out:
 	git_blob_free(ob);
 	git_blob_free(nb);
@@ -250,13 +295,11 @@ static int libgit2_diff(git_repository *r, git_tree *old, git_tree *new, const s
 	return rc;
 }
 
-int commitdiff_stat(git_repository *r, struct git_commit *c, enum rename_mode rn,
-		    struct diffstat *out, struct kerr *e)
+static int stat_trees(git_repository *r, git_tree *old, git_tree *new, enum rename_mode rn,
+		      struct diffstat *out)
 {
-	git_tree *old = NULL, *new = NULL;
 	struct changes ch;
-	int rc = collect_changes(r, c, &old, &new, &ch);
-	memset(out, 0, sizeof(*out));
+	int rc = collect_changes(r, old, new, &ch);
 	/* only added and deleted files can pair up as renames */
 	if (rc == 0 && rn != RENAMES_OFF && ch.added && ch.deleted) {
 		git_diff *d = NULL;
@@ -275,10 +318,37 @@ int commitdiff_stat(git_repository *r, struct git_commit *c, enum rename_mode rn
 		for (size_t i = 0; rc == 0 && i < ch.n; i++)
 			rc = stat_change(r, &ch.v[i], out);
 	}
-	if (rc < 0)
-		kerr_set(e, "%s: cannot compute the diff: %s",
-			 git_oid_tostr_s(git_commit_id(c)), gw_strerror());
 	changes_free(&ch);
+	return rc;
+}
+
+int commitdiff_stat_trees(git_repository *r, const git_oid *old_id, const git_oid *new_id,
+			  enum rename_mode rn, struct diffstat *out, struct kerr *e)
+{
+	git_tree *old, *new;
+	memset(out, 0, sizeof(*out));
+	int rc = lookup_trees(r, old_id, new_id, &old, &new);
+	if (rc == 0)
+		rc = stat_trees(r, old, new, rn, out);
+	if (rc < 0)
+		kerr_set(e, "tree %s: cannot compute the diff: %s", git_oid_tostr_s(new_id),
+			 gw_strerror());
+	git_tree_free(old);
+	git_tree_free(new);
+	return rc < 0 ? -1 : 0;
+}
+
+int commitdiff_stat(git_repository *r, struct git_commit *c, enum rename_mode rn,
+		    struct diffstat *out, struct kerr *e)
+{
+	git_tree *old, *new;
+	memset(out, 0, sizeof(*out));
+	int rc = commit_trees(c, &old, &new);
+	if (rc == 0)
+		rc = stat_trees(r, old, new, rn, out);
+	if (rc < 0)
+		kerr_set(e, "%s: cannot compute the diff: %s", git_oid_tostr_s(git_commit_id(c)),
+			 gw_strerror());
 	git_tree_free(old);
 	git_tree_free(new);
 	return rc < 0 ? -1 : 0;
@@ -292,7 +362,8 @@ char *commitdiff_text(git_repository *r, struct git_commit *c, enum rename_mode 
 	git_buf buf = GIT_BUF_INIT;
 	struct changes ch;
 	char *text = NULL;
-	if (collect_changes(r, c, &old, &new, &ch) == 0 &&
+	memset(&ch, 0, sizeof(ch));
+	if (commit_trees(c, &old, &new) == 0 && collect_changes(r, old, new, &ch) == 0 &&
 	    libgit2_diff(r, old, new, &ch, rn, &d) == 0 &&
 	    git_diff_to_buf(&buf, d, GIT_DIFF_FORMAT_PATCH) == 0)
 		text = xstrndup(buf.ptr ? buf.ptr : "", buf.size);

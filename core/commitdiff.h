@@ -9,6 +9,7 @@
 
 struct git_repository;
 struct git_commit;
+struct git_oid;
 
 struct diffstat {
 	size_t files, insertions, deletions;
@@ -25,6 +26,10 @@ enum rename_mode commitdiff_rename_mode(struct git_repository *r);
  * the tree. */
 int commitdiff_stat(struct git_repository *r, struct git_commit *c, enum rename_mode rn,
 		    struct diffstat *out, struct kerr *e);
+/* The same from the two trees' ids (old NULL: the empty tree). */
+int commitdiff_stat_trees(struct git_repository *r, const struct git_oid *old_tree,
+			  const struct git_oid *new_tree, enum rename_mode rn,
+			  struct diffstat *out, struct kerr *e);
 
 /* The unified diff in git's format (diff --git, index, ---/+++, hunks);
  * caller frees. */

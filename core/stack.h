@@ -44,6 +44,10 @@ struct patch {
 	 * stats_loaded is false (stack_load_stats). */
 	bool stats_loaded;
 	size_t files, insertions, deletions;
+	/* Raw ids of the commit's tree and its first parent's tree, kept by
+	 * stack_open so that statistics need no second read of the commits. */
+	bool trees_known, root;
+	unsigned char tree_oid[20], parent_tree_oid[20];
 	/* Patches read from files (mbox, quilt) rather than commits: the diff
 	 * text as found, and the source file; NULL for commits. */
 	char *diff;
