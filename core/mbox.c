@@ -569,6 +569,21 @@ char *patch_files_first_error(const struct patch_files *pf)
 	return xasprintf("%s: %s", m->source, m->reason);
 }
 
+void patch_files_print_malformed(const struct patch_files *pf, FILE *f)
+{
+	for (size_t i = 0; i < pf->nmalformed; i++) {
+		const struct malformed *m = &pf->malformed[i];
+		fprintf(f, "klang: %s", m->source);
+		if (m->line)
+			fprintf(f, ":%zu", m->line);
+		fprintf(f, ": %s (", m->reason);
+		if (m->position < pf->npatches)
+			fprintf(f, "before patch %zu)\n", m->position + 1);
+		else
+			fprintf(f, "after the last patch)\n");
+	}
+}
+
 void patch_files_free(struct patch_files *pf)
 {
 	for (size_t i = 0; i < pf->npatches; i++)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/stack.h"
 #include "core/util.h"
@@ -53,12 +54,23 @@ int mbox_read(struct patch_files *pf, const char *path, const struct patch_read_
 /* The same on text already in memory (len bytes); `source` names it. */
 void mbox_parse(struct patch_files *pf, const char *text, size_t len, const char *source,
 		const struct patch_read_opts *o);
+/* A patch as a git format-patch mail ("From <id> Mon Sep 17 00:00:00 2001",
+ * From:, Date:, "Subject: [PATCH n/total] ...", body, "---", diff,
+ * signature), appended to out; mbox_read reads it back to the same patch.
+ * Non-ASCII names and subjects are RFC 2047 encoded, body lines starting
+ * with "From " are quoted (mboxrd). `diff` is the patch's diff text (p->diff
+ * when it has one). For exporting stacks read without a base. */
+void mbox_format_patch(const struct patch *p, const char *diff, size_t n, size_t total,
+		       struct strbuf *out);
 /* Record a malformed entry at the current position. */
 void patch_files_malformed(struct patch_files *pf, const char *source, size_t line,
 			   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* "file:line: reason" of the first malformed entry (for one-line errors);
  * caller frees; NULL if there is none. */
 char *patch_files_first_error(const struct patch_files *pf);
+/* One line per malformed entry, "klang: FILE:LINE: reason (before patch N)",
+ * for a command's standard error. */
+void patch_files_print_malformed(const struct patch_files *pf, FILE *f);
 void patch_files_free(struct patch_files *pf);
 
 #endif

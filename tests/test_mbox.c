@@ -378,6 +378,41 @@ static void test_mail_helpers(void)
 	CU_ASSERT_EQUAL(total, 0);
 }
 
+/* Written back as format-patch mails and read again: the same patches. */
+static void test_format_round_trip(void)
+{
+	const char *files[] = { "patches/cbl-ci2__mainline.mbox", "patches/b4-am-v3.mbox",
+				"patches/mutt-v3-07-12.mbox",
+				"patches/debian-kernel__debian__arch-sh4-fix-uimage-build.patch",
+				"patches/aosp-common-patches__android-mainline__BACKPORT-FROMLIST-pwm-Add-support-for-different-PWM-output-types.patch" };
+	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+		struct patch_files a, b = { 0 };
+		read_fixture(&a, files[f]);
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < a.npatches; i++)
+			mbox_format_patch(&a.patches[i], a.patches[i].diff, i + 1, a.npatches, &sb);
+		mbox_parse(&b, sb.buf, sb.len, "again.mbox", NULL);
+		CU_ASSERT_EQUAL_FATAL(b.npatches, a.npatches);
+		CU_ASSERT_EQUAL(b.nmalformed, 0);
+		for (size_t i = 0; i < a.npatches; i++) {
+			struct patch *x = &a.patches[i], *y = &b.patches[i];
+			CU_ASSERT_STRING_EQUAL(y->subject, x->subject);
+			CU_ASSERT_STRING_EQUAL(y->author, x->author);
+			CU_ASSERT_STRING_EQUAL(y->author_email, x->author_email);
+			CU_ASSERT_EQUAL(y->time, x->time);
+			CU_ASSERT_EQUAL(y->tz_offset, x->tz_offset);
+			CU_ASSERT_STRING_EQUAL(y->body, x->body);
+			CU_ASSERT_EQUAL(y->ntrailers, x->ntrailers);
+			CU_ASSERT_STRING_EQUAL(y->diff, x->diff);
+			CU_ASSERT_STRING_EQUAL(y->id, x->id);
+			CU_ASSERT_EQUAL(y->tags, x->tags);
+		}
+		sb_free(&sb);
+		patch_files_free(&a);
+		patch_files_free(&b);
+	}
+}
+
 void suite_mbox(void)
 {
 	CU_pSuite s = CU_add_suite("mbox", NULL, NULL);
@@ -391,4 +426,5 @@ void suite_mbox(void)
 	CU_add_test(s, "CRLF mail, bare diff, empty file, undercounted hunk", test_crlf_and_bare);
 	CU_add_test(s, "diff forms: -pN, renames, binary, quoted paths", test_difftext_forms);
 	CU_add_test(s, "mail dates, encoded words, addresses, subjects", test_mail_helpers);
+	CU_add_test(s, "written as format-patch mails, read back the same", test_format_round_trip);
 }
