@@ -576,11 +576,10 @@ void patch_files_print_malformed(const struct patch_files *pf, FILE *f)
 		fprintf(f, "klang: %s", m->source);
 		if (m->line)
 			fprintf(f, ":%zu", m->line);
-		fprintf(f, ": %s (", m->reason);
-		if (m->position < pf->npatches)
-			fprintf(f, "before patch %zu)\n", m->position + 1);
+		if (m->position)
+			fprintf(f, ": %s (after patch %zu)\n", m->reason, m->position);
 		else
-			fprintf(f, "after the last patch)\n");
+			fprintf(f, ": %s (before the first patch)\n", m->reason);
 	}
 }
 

@@ -68,7 +68,7 @@ void patch_files_malformed(struct patch_files *pf, const char *source, size_t li
 /* "file:line: reason" of the first malformed entry (for one-line errors);
  * caller frees; NULL if there is none. */
 char *patch_files_first_error(const struct patch_files *pf);
-/* One line per malformed entry, "klang: FILE:LINE: reason (before patch N)",
+/* One line per malformed entry, "klang: FILE:LINE: reason (after patch N)",
  * for a command's standard error. */
 void patch_files_print_malformed(const struct patch_files *pf, FILE *f);
 void patch_files_free(struct patch_files *pf);

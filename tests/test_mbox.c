@@ -3,6 +3,7 @@
  * small fixtures for b4, mboxrd quoting, quoted-printable mail, unordered and
  * malformed series. */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,6 +244,14 @@ static void test_unordered_and_malformed(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(pf.malformed[0].reason, "hunk at line 29 cut short"));
 	CU_ASSERT_EQUAL(pf.malformed[1].line, 34);
 	CU_ASSERT_STRING_EQUAL(pf.malformed[1].reason, "no diff in 'HACK: no diff at all'");
+	char *printed;
+	size_t plen;
+	FILE *f = open_memstream(&printed, &plen);
+	patch_files_print_malformed(&pf, f);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(printed, "malformed.mbox:34: no diff in 'HACK: no diff at all' "
+					       "(after patch 1)\n"));
+	free(printed);
 	char *first = patch_files_first_error(&pf);
 	CU_ASSERT_TRUE(str_endswith(first, "malformed.mbox:33: hunk at line 29 cut short: 0 old "
 					   "and 1 new lines missing"));
