@@ -129,8 +129,12 @@ int quilt_read(struct patch_files *pf, const char *path, const struct patch_read
 					      o ? o->nextra_tags : 0 };
 		char *p = slash ? xasprintf("%s/%s", dir, v[i].name) : xstrdup(v[i].name);
 		struct kerr fe;
-		if (mbox_read(pf, p, &po, &fe) < 0)
-			patch_files_malformed(pf, series, v[i].line, "%s", fe.msg);
+		if (mbox_read(pf, p, &po, &fe) < 0) {
+			/* "dir/x.patch: No such file" -> "x.patch: No such file" */
+			const char *why = str_startswith(fe.msg, p) ? fe.msg + strlen(p) : NULL;
+			patch_files_malformed(pf, series, v[i].line, "%s%s", why ? v[i].name : "",
+					      why ? why : fe.msg);
+		}
 		free(p);
 	}
 	free(dir);

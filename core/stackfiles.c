@@ -35,6 +35,81 @@ static git_signature *patch_signature(const struct patch *p)
 	return sig;
 }
 
+/* The paths a diff reads or writes, each once. */
+static size_t diff_paths(git_diff *diff, const char ***out)
+{
+	size_t n = 0, nd = git_diff_num_deltas(diff);
+	const char **v = xcalloc(2 * nd + 1, sizeof(*v));
+	for (size_t i = 0; i < nd; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *p[2] = { d->old_file.path, d->new_file.path };
+		for (int k = 0; k < 2; k++) {
+			bool seen = !p[k];
+			for (size_t j = 0; j < n && !seen; j++)
+				seen = !strcmp(v[j], p[k]);
+			if (!seen)
+				v[n++] = p[k];
+		}
+	}
+	*out = v;
+	return n;
+}
+
+/* Apply `diff` to `tree` at the cost of the files it touches, not of the
+ * whole tree (a kernel has 80,000 files): the touched files are copied into
+ * a small tree, libgit2 applies the diff there, and the results go back into
+ * the big tree with git_tree_create_updated. */
+static int apply_to_tree(git_repository *r, git_tree *tree, git_diff *diff, git_oid *out)
+{
+	const char **paths;
+	size_t n = diff_paths(diff, &paths);
+	git_tree_update *in = xcalloc(n + 1, sizeof(*in)), *back = xcalloc(n + 1, sizeof(*back));
+	bool *existed = xcalloc(n + 1, sizeof(bool));
+	git_treebuilder *tb = NULL;
+	git_tree *empty = NULL, *small = NULL;
+	git_index *index = NULL;
+	git_oid empty_id, small_id;
+	size_t nin = 0, nback = 0;
+	int rc = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		git_tree_entry *te;
+		if (git_tree_entry_bypath(&te, tree, paths[i]) < 0)
+			continue;
+		existed[i] = git_tree_entry_type(te) == GIT_OBJECT_BLOB;
+		if (existed[i])
+			in[nin++] = (git_tree_update){ GIT_TREE_UPDATE_UPSERT, *git_tree_entry_id(te),
+						      git_tree_entry_filemode(te), paths[i] };
+		git_tree_entry_free(te);
+	}
+	if (git_treebuilder_new(&tb, r, NULL) < 0 || git_treebuilder_write(&empty_id, tb) < 0 ||
+	    git_tree_lookup(&empty, r, &empty_id) < 0 ||
+	    git_tree_create_updated(&small_id, r, empty, nin, in) < 0 ||
+	    git_tree_lookup(&small, r, &small_id) < 0 ||
+	    git_apply_to_tree(&index, r, small, diff, NULL) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const git_index_entry *ie = git_index_get_bypath(index, paths[i], 0);
+		if (ie)
+			back[nback++] = (git_tree_update){ GIT_TREE_UPDATE_UPSERT, ie->id, ie->mode,
+							  paths[i] };
+		else if (existed[i])
+			back[nback++] = (git_tree_update){ GIT_TREE_UPDATE_REMOVE, { { 0 } }, 0,
+							  paths[i] };
+	}
+	rc = git_tree_create_updated(out, r, tree, nback, back);
+out:
+	git_index_free(index);
+	git_tree_free(small);
+	git_tree_free(empty);
+	git_treebuilder_free(tb);
+	free(existed);
+	free(back);
+	free(in);
+	free(paths);
+	return rc;
+}
+
 /* Apply one patch on `parent`; the new commit's id in *out. */
 static int apply_patch(git_repository *r, const git_oid *parent, struct patch *p, git_oid *out,
 		       struct kerr *e)
@@ -42,7 +117,6 @@ static int apply_patch(git_repository *r, const git_oid *parent, struct patch *p
 	git_commit *pc = NULL;
 	git_tree *tree = NULL, *newtree = NULL;
 	git_diff *diff = NULL;
-	git_index *index = NULL;
 	git_signature *sig = NULL;
 	git_oid tree_id;
 	int rc = -1;
@@ -51,10 +125,7 @@ static int apply_patch(git_repository *r, const git_oid *parent, struct patch *p
 		goto fail;
 	if (git_diff_from_buffer(&diff, p->diff, strlen(p->diff)) < 0)
 		goto fail;
-	if (git_apply_to_tree(&index, r, tree, diff, NULL) < 0)
-		goto fail;
-	if (git_index_write_tree_to(&tree_id, index, r) < 0 ||
-	    git_tree_lookup(&newtree, r, &tree_id) < 0)
+	if (apply_to_tree(r, tree, diff, &tree_id) < 0 || git_tree_lookup(&newtree, r, &tree_id) < 0)
 		goto fail;
 	if (!(sig = patch_signature(p)))
 		goto fail;
@@ -71,7 +142,6 @@ fail:
 	kerr_set(e, "does not apply: %s", gw_strerror());
 out:
 	git_signature_free(sig);
-	git_index_free(index);
 	git_diff_free(diff);
 	git_tree_free(newtree);
 	git_tree_free(tree);
@@ -145,14 +215,10 @@ int stack_open_files(struct stack *st, const char *path, enum stack_files_kind k
 		     struct kerr *e)
 {
 	struct patch_files pf = { 0 };
-	const char *const *extra = st->extra_tag_names;
-	size_t nextra = st->nextra_tag_names;
-	struct patch_read_opts o = { false, 1, extra, nextra };
+	struct patch_read_opts o = { false, 1, NULL, 0 };
 	git_oid base_oid;
 
 	memset(st, 0, sizeof(*st));
-	st->extra_tag_names = extra;
-	st->nextra_tag_names = nextra;
 	if (base && open_base(st, base, repo, &base_oid, e) < 0)
 		goto fail;
 	int rc = kind == STACK_FILES_QUILT ? quilt_read(&pf, path, &o, e)
@@ -168,7 +234,8 @@ int stack_open_files(struct stack *st, const char *path, enum stack_files_kind k
 		goto fail;
 	}
 	st->patches = pf.patches;
-	st->npatches = st->cap = pf.npatches;
+	st->npatches = pf.npatches;
+	st->cap = pf.cap;
 	pf.patches = NULL;
 	pf.npatches = pf.cap = 0;
 	st->base_ref = base ? xstrdup(base) : NULL;

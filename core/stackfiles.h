@@ -12,9 +12,8 @@
 
 enum stack_files_kind { STACK_FILES_MBOX, STACK_FILES_QUILT };
 
-/* Fill `st` from the files at `path` (an mbox / patch file, or a quilt
- * directory or series file). st's extra_tag_names, when set beforehand, are
- * honoured; everything else in st is replaced.
+/* Fill `st` (need not be initialised) from the files at `path` (an mbox or
+ * patch file, or a quilt directory or series file).
  *
  * With `base`: `repo` (NULL = the repository containing the current
  * directory) is opened, st->repo is set, each patch becomes a commit on top of
@@ -30,6 +29,7 @@ enum stack_files_kind { STACK_FILES_MBOX, STACK_FILES_QUILT };
  * `report` receives what is not a patch: malformed entries, AOSP annotation
  * markers, an mbox cover letter (its patches array stays empty). When report
  * is NULL, any malformed entry fails the call with its "file:line: reason".
+ * `report` need not be initialised either; free it with patch_files_free().
  * -1 with a message when nothing can be read or the base is not found. */
 int stack_open_files(struct stack *st, const char *path, enum stack_files_kind kind,
 		     const char *base, const char *repo, struct patch_files *report,
