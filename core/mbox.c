@@ -44,17 +44,31 @@ static const char *next_line(const char *s, const char *end)
 	return nl ? nl + 1 : end;
 }
 
-/* "From <token> <date with digits>" followed by a header line. */
+/* "From <token> <date>" followed by a header line. The date must end in a
+ * time and a year ("Mon Sep 17 00:00:00 2001"), as git mailsplit checks, so
+ * that "From 2.6.32 on, ..." in a body starts no message. */
 static bool is_separator(const char *s, const char *end)
 {
 	size_t n = line_len(s, end);
-	if (n < 7 || strncmp(s, "From ", 5) || s[5] == ' ')
+	while (n && s[n - 1] == '\r')
+		n--;
+	if (n < 20 || strncmp(s, "From ", 5) || s[5] == ' ')
 		return false;
-	const char *sp = memchr(s + 5, ' ', n - 5);
-	bool digit = false;
-	for (const char *p = sp; p && p < s + n; p++)
-		digit |= isdigit((unsigned char)*p) != 0;
-	if (!sp || !digit)
+	const char *colon = NULL;
+	for (const char *p = s + n - 2; p > s + 9 && !colon; p--)
+		if (*p == ':')
+			colon = p;
+	if (!colon || colon + 3 > s + n || !isdigit((unsigned char)colon[-4]) ||
+	    !isdigit((unsigned char)colon[-2]) || !isdigit((unsigned char)colon[-1]) ||
+	    !isdigit((unsigned char)colon[1]) || !isdigit((unsigned char)colon[2]))
+		return false;
+	long year = 0;
+	const char *y = colon + 3;
+	while (y < s + n && *y == ' ')
+		y++;
+	for (; y < s + n && isdigit((unsigned char)*y) && year < 100000; y++)
+		year = year * 10 + (*y - '0');
+	if (year <= 90)
 		return false;
 	const char *next = next_line(s, end);
 	return next < end && mail_is_header_line(next, line_len(next, end));

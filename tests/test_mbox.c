@@ -279,6 +279,17 @@ static void test_crlf_and_bare(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(pf.patches[0].diff, "-a\n+b\n"));
 	patch_files_free(&pf);
 
+	/* a body line "From ..." that is no mbox separator (format-patch does
+	 * not quote it) */
+	parse_text(&pf, "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+			"From: A <a@b.org>\nSubject: [PATCH] x\n\n"
+			"From 2.6.32 to 5.10 this was fine:\nSigned-off-by: A <a@b.org>\n---\n"
+			"--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n");
+	CU_ASSERT_EQUAL_FATAL(pf.npatches, 1);
+	CU_ASSERT_EQUAL(pf.nmalformed, 0);
+	CU_ASSERT_TRUE(str_startswith(pf.patches[0].body, "From 2.6.32 to 5.10 this was fine:"));
+	patch_files_free(&pf);
+
 	parse_text(&pf, "--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-int a;\n+int b;\n");
 	CU_ASSERT_EQUAL_FATAL(pf.npatches, 1);
 	CU_ASSERT_STRING_EQUAL(pf.patches[0].subject, "mem"); /* named after its file */
