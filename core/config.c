@@ -48,7 +48,7 @@ void config_defaults(struct config *c)
 	const char *ed = getenv("VISUAL");
 	if (!ed || !*ed)
 		ed = getenv("EDITOR");
-	set_str(&c->theme, "default");
+	set_str(&c->theme, NULL); /* automatic: theme_choose() */
 	set_str(&c->editor, ed && *ed ? ed : "vi");
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	c->jobs = cpus > 0 ? (unsigned)cpus : 1;
@@ -421,7 +421,10 @@ char *config_dump(const struct config *c)
 	sb_adds(&sb, "# klang configuration in effect\n");
 	for (size_t i = 0; i < c->nfiles; i++)
 		sb_addf(&sb, "# read: %s\n", c->files[i]);
-	add_setting(&sb, "theme", c->theme);
+	if (c->theme)
+		add_setting(&sb, "theme", c->theme);
+	else
+		sb_adds(&sb, "# theme: automatic (mono with NO_COLOR or without colours, else default)\n");
 	add_setting(&sb, "editor", c->editor);
 	if (c->jobs)
 		sb_addf(&sb, "jobs: %u\n", c->jobs);

@@ -28,7 +28,7 @@ struct config_binding {
 };
 
 struct config {
-	char *theme;
+	char *theme;         /* NULL: automatic (theme_choose) */
 	char *editor;
 	unsigned jobs;       /* build slots */
 	char **arches;
@@ -49,7 +49,7 @@ struct config_checks {
 	bool (*key)(const char *name);
 };
 
-/* The defaults that do not come from a file: theme "default", editor
+/* The defaults that do not come from a file: no theme (automatic), editor
  * $VISUAL / $EDITOR / vi, jobs = online CPUs, arches arm64 x86_64,
  * toolchains llvm gcc, config defconfig, wrapper none, no bindings. */
 void config_defaults(struct config *c);
