@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "core/gitwrite.h"
+#include "core/yamldoc.h"
 
 static char **strv_dup(char *const *v, size_t n)
 {
@@ -67,60 +68,65 @@ struct parse {
 	struct kerr *e;
 };
 
-static int fail_at(struct parse *p, const yaml_node_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail_at(struct parse *p, const yaml_node_t *n, const char *fmt, ...)
+#define fail_at(p, n, ...) yamldoc_error((p)->e, (p)->label, (n), __VA_ARGS__)
+#define scalar yamldoc_scalar
+
+static void add_words(char ***v, size_t *count, size_t *cap, const char *s, const char *seps)
 {
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return kerr_set(p->e, "%s:%zu:%zu: %s", p->label, n->start_mark.line + 1,
-			n->start_mark.column + 1, msg);
+	char *copy = xstrdup(s);
+	for (char *t = seps ? strtok(copy, seps) : copy; t; t = seps ? strtok(NULL, seps) : NULL) {
+		ALLOC_GROW(*v, *count + 2, *cap);
+		(*v)[(*count)++] = xstrdup(t);
+	}
+	free(copy);
 }
 
-static const char *scalar(const yaml_node_t *n)
-{
-	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-/* A list of words: a sequence of scalars, or "a, b" / "a b" in one scalar. */
-static int read_words(struct parse *p, const yaml_node_t *n, const char *key, char ***out,
-		      size_t *nout, bool (*valid)(const char *), const char *what)
+/* A sequence of scalars, or one scalar cut at `seps` (NULL: kept whole).
+ * -1 with *bad set to the node that is not a scalar. */
+static int scalar_list(struct parse *p, const yaml_node_t *n, const char *seps, char ***out,
+		       size_t *nout, const yaml_node_t **bad)
 {
 	char **v = NULL;
 	size_t cap = 0, count = 0;
-	if (n->type == YAML_SEQUENCE_NODE) {
+	*bad = n;
+	if (scalar(n)) {
+		add_words(&v, &count, &cap, scalar(n), seps);
+	} else if (n->type == YAML_SEQUENCE_NODE) {
 		for (yaml_node_item_t *it = n->data.sequence.items.start;
 		     it < n->data.sequence.items.top; it++) {
-			const yaml_node_t *item = yaml_document_get_node(p->doc, *it);
-			const char *s = scalar(item);
-			if (!s || !*s) {
+			*bad = yaml_document_get_node(p->doc, *it);
+			if (!scalar(*bad)) {
 				strv_free(v, count);
-				return fail_at(p, item, "'%s' takes %s names", key, what);
+				return -1;
 			}
-			ALLOC_GROW(v, count + 2, cap);
-			v[count++] = xstrdup(s);
+			add_words(&v, &count, &cap, scalar(*bad), NULL);
 		}
-	} else if (scalar(n)) {
-		char *copy = xstrdup(scalar(n));
-		for (char *t = strtok(copy, ", \t"); t; t = strtok(NULL, ", \t")) {
-			ALLOC_GROW(v, count + 2, cap);
-			v[count++] = xstrdup(t);
-		}
-		free(copy);
 	} else {
-		return fail_at(p, n, "'%s' takes a list of %s names", key, what);
+		return -1;
 	}
+	*out = v ? v : xcalloc(1, sizeof(char *));
+	*nout = count;
+	return 0;
+}
+
+/* A list of words: a sequence, or "a, b" / "a b" in one scalar. */
+static int read_words(struct parse *p, const yaml_node_t *n, const char *key, char ***out,
+		      size_t *nout, bool (*valid)(const char *), const char *what)
+{
+	char **v;
+	size_t count;
+	const yaml_node_t *bad;
+	if (scalar_list(p, n, ", \t", &v, &count, &bad) < 0)
+		return bad == n ? fail_at(p, n, "'%s' takes a list of %s names", key, what)
+				: fail_at(p, bad, "'%s' takes %s names", key, what);
 	for (size_t i = 0; i < count; i++)
-		if (valid && !valid(v[i])) {
+		if (!*v[i] || (valid && !valid(v[i]))) {
 			int rc = fail_at(p, n, "unknown %s '%s' in '%s'", what, v[i], key);
 			strv_free(v, count);
 			return rc;
 		}
 	strv_free(*out, *nout);
-	*out = v ? v : xcalloc(1, sizeof(char *));
+	*out = v;
 	*nout = count;
 	return 0;
 }
@@ -170,20 +176,15 @@ static int read_bindings(struct parse *p, const yaml_node_t *n, struct config *c
 			return fail_at(p, k, "an action name must be a word");
 		if (p->chk && p->chk->action && !p->chk->action(action))
 			return fail_at(p, k, "unknown action '%s'", action);
-		char **keys = NULL;
-		size_t nkeys = 0, cap = 0;
-		if (v->type == YAML_SEQUENCE_NODE) {
-			for (yaml_node_item_t *it = v->data.sequence.items.start;
-			     it < v->data.sequence.items.top; it++) {
-				const yaml_node_t *item = yaml_document_get_node(p->doc, *it);
-				ALLOC_GROW(keys, nkeys + 1, cap);
-				keys[nkeys++] = xstrdup(scalar(item) ? scalar(item) : "");
-			}
-		} else if (scalar(v) && strcmp(scalar(v), "none")) {
-			keys = xmalloc(sizeof(char *));
-			keys[nkeys++] = xstrdup(scalar(v));
-		} else if (!scalar(v)) {
-			return fail_at(p, v, "'%s' takes a key or a list of keys", action);
+		char **keys;
+		size_t nkeys;
+		const yaml_node_t *bad;
+		if (scalar_list(p, v, NULL, &keys, &nkeys, &bad) < 0)
+			return fail_at(p, bad, "'%s' takes a key or a list of keys", action);
+		if (v->type == YAML_SCALAR_NODE && !strcmp(scalar(v), "none")) {
+			strv_free(keys, nkeys);
+			keys = NULL;
+			nkeys = 0;
 		}
 		for (size_t i = 0; i < nkeys; i++) {
 			bool ok = *keys[i] && (!p->chk || !p->chk->key || p->chk->key(keys[i]));
@@ -260,20 +261,12 @@ static void merge(struct config *c, const struct config *f)
 int config_load_text(struct config *c, const char *text, size_t len, const char *label,
 		     const struct config_checks *chk, struct kerr *e)
 {
-	yaml_parser_t parser;
 	yaml_document_t doc;
 	struct config f = { 0 };
 	int rc = 0;
 
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		rc = kerr_set(e, "%s:%zu:%zu: %s", label, parser.problem_mark.line + 1,
-			      parser.problem_mark.column + 1,
-			      parser.problem ? parser.problem : "YAML error");
-		yaml_parser_delete(&parser);
-		return rc;
-	}
+	if (yamldoc_load_text(&doc, text, len, label, e) < 0)
+		return -1;
 	struct parse p = { &doc, label, chk, e };
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	if (root && root->type == YAML_SCALAR_NODE && !*scalar(root))
@@ -291,7 +284,6 @@ int config_load_text(struct config *c, const char *text, size_t len, const char 
 	}
 	config_free(&f);
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
 	return rc;
 }
 

@@ -54,22 +54,12 @@ _klang_datadirs() {
 		/usr/local/share/klang /usr/share/klang
 }
 
-_klang_themes() {
+# The names of the YAML files in a data subdirectory (themes, patchsets).
+_klang_data_names() {
 	local d f
 	while read -r d; do
-		[[ -n $d && -d $d/themes ]] || continue
-		for f in "$d"/themes/*.yaml; do
-			[[ -e $f ]] && f=${f##*/} && echo "${f%.yaml}"
-		done
-		return
-	done < <(_klang_datadirs)
-}
-
-_klang_patchsets() {
-	local d f
-	while read -r d; do
-		[[ -n $d && -d $d/patchsets ]] || continue
-		for f in "$d"/patchsets/*.yaml; do
+		[[ -n $d && -d $d/$1 ]] || continue
+		for f in "$d/$1"/*.yaml; do
 			[[ -e $f ]] && f=${f##*/} && echo "${f%.yaml}"
 		done
 		return
@@ -129,9 +119,9 @@ _klang() {
 	--base | --head | --apply)
 		COMPREPLY=($(compgen -W "$(_klang_refs)" -- "$cur")); return ;;
 	--theme)
-		COMPREPLY=($(compgen -W "$(_klang_themes)" -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W "$(_klang_data_names themes)" -- "$cur")); return ;;
 	--patchset)
-		COMPREPLY=($(compgen -W "$(_klang_patchsets)" -- "$cur") $(compgen -f -X '!*.yaml' -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W "$(_klang_data_names patchsets)" -- "$cur") $(compgen -f -X '!*.yaml' -- "$cur")); return ;;
 	--arch)
 		_klang_list "$cur" "$_klang_arches"; return ;;
 	--toolchain)

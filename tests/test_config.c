@@ -125,7 +125,7 @@ static void test_errors(void)
 	expect_error("wrapper: sccache2\n", "cfg.yaml:1:10: wrapper 'sccache2': use ccache, distcc, icecc or none");
 	expect_error("arches: {a: b}\n", "cfg.yaml:1:9: 'arches' takes a list of arch names");
 	expect_error("arches: [arm64, 'x 86']\n", "cfg.yaml:1:9: unknown arch 'x 86' in 'arches'");
-	expect_error("theme: [a\n", "cfg.yaml:2:1: did not find expected ',' or ']'");
+	expect_error("theme: [a\n", "cfg.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence");
 	expect_error("bindings:\n  qiut: q\n", "cfg.yaml:2:3: unknown action 'qiut'");
 	expect_error("bindings:\n  quit: [q, Hyper-x]\n", "cfg.yaml:2:9: 'quit': unknown key 'Hyper-x'");
 	expect_error("- a\n- b\n", "cfg.yaml:1:1: expected settings (key: value)");
