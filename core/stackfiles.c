@@ -7,6 +7,7 @@
 
 #include "core/commitdiff.h"
 #include "core/gitwrite.h"
+#include "core/hunkapply.h"
 #include "core/quilt.h"
 
 static int open_repo(struct stack *st, const char *path, struct kerr *e)
@@ -119,13 +120,20 @@ static int apply_patch(git_repository *r, const git_oid *parent, struct patch *p
 	git_diff *diff = NULL;
 	git_signature *sig = NULL;
 	git_oid tree_id;
+	struct kerr why;
 	int rc = -1;
 
 	if (git_commit_lookup(&pc, r, parent) < 0 || git_commit_tree(&tree, pc) < 0)
 		goto fail;
 	if (git_diff_from_buffer(&diff, p->diff, strlen(p->diff)) < 0)
 		goto fail;
-	if (apply_to_tree(r, tree, diff, &tree_id) < 0 || git_tree_lookup(&newtree, r, &tree_id) < 0)
+	/* where the hunks say, else where they have moved to */
+	if (apply_to_tree(r, tree, diff, &tree_id) < 0 &&
+	    hunkapply_tree(r, tree, diff, &tree_id, &why) < 0) {
+		kerr_set(e, "does not apply: %s", why.msg);
+		goto out;
+	}
+	if (git_tree_lookup(&newtree, r, &tree_id) < 0)
 		goto fail;
 	if (!(sig = patch_signature(p)))
 		goto fail;
