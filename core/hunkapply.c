@@ -109,7 +109,8 @@ static int apply_hunks(git_patch *pt, struct image *im, const char *path, struct
 		size_t tail = im->n - (size_t)pos - pre.n;
 		ALLOC_GROW(im->v, im->n - pre.n + post.n + 1, im->cap);
 		memmove(im->v + pos + post.n, im->v + pos + pre.n, tail * sizeof(*im->v));
-		memcpy(im->v + pos, post.v, post.n * sizeof(*im->v));
+		if (post.n)
+			memcpy(im->v + pos, post.v, post.n * sizeof(*im->v));
 		im->n = im->n - pre.n + post.n;
 		min = (size_t)pos + post.n;
 		drift = pos - (at + net);
