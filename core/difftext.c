@@ -59,6 +59,13 @@ static void cur_copy(const struct cursor *c, struct strbuf *sb)
 	sb_addc(sb, '\n');
 }
 
+/* "--" or "---": a signature or notes separator a mailer left after a diff. */
+static bool only_dashes(const struct cursor *c)
+{
+	size_t n = cur_len(c);
+	return (n == 2 || n == 3) && !strncmp(c->p, "---", n);
+}
+
 static bool line_starts(const char *line, const char *prefix)
 {
 	return line && !strncmp(line, prefix, strlen(prefix));
@@ -290,7 +297,7 @@ static int read_hunks(struct cursor *c, struct strbuf *out, struct difftext_file
 		 * change (a stray context line is harmless; git ignores it too). */
 		if ((cur_starts(c, "+") && !cur_starts(c, "+++ ")) ||
 		    (cur_starts(c, "-") && !cur_starts(c, "-- ") && !cur_starts(c, "--- ") &&
-		     cur_len(c) != 2))
+		     !only_dashes(c)))
 			return diff_error(c, e, c->lineno, "hunk at line %zu has more lines "
 					  "than its header counts", at);
 	}

@@ -301,6 +301,13 @@ static void test_crlf_and_bare(void)
 	CU_ASSERT_EQUAL(pf.nmalformed, 1);
 	patch_files_free(&pf);
 
+	/* b4's "---" and base-commit right after the last hunk */
+	parse_text(&pf, "Subject: [PATCH] x\n\n---\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+			"---\nbase-commit: 0123\n-- \nb4 0.13\n");
+	CU_ASSERT_EQUAL(pf.npatches, 1);
+	CU_ASSERT_EQUAL(pf.nmalformed, 0);
+	patch_files_free(&pf);
+
 	/* an undercounted hunk would silently drop a line: refused */
 	parse_text(&pf, "--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-int a;\n+int b;\n+int c;\n");
 	CU_ASSERT_EQUAL(pf.npatches, 0);
