@@ -317,8 +317,10 @@ struct reader {
 
 static const char *annotation_text(const struct patch *p, const struct difftext *d)
 {
-	if (strncmp(p->subject, "__", 2) || d->nfiles != 1 || !d->files[0].new_path ||
-	    strcmp(d->files[0].new_path, "ANNOTATIONS"))
+	const char *f = d->nfiles == 1 ? d->files[0].new_path ? d->files[0].new_path
+							    : d->files[0].old_path
+				      : NULL;
+	if (strncmp(p->subject, "__", 2) || !f || strcmp(f, "ANNOTATIONS"))
 		return NULL;
 	const char *s = p->subject + strspn(p->subject, "_");
 	return !strncasecmp(s, "ANNOTATION:", 11) ? s + 11 : s;

@@ -23,7 +23,7 @@ struct malformed {
 };
 
 /* An AOSP section marker ("_____ANNOTATION: pending upstream_____"): a pseudo
- * patch creating the file ANNOTATIONS; it is a heading, not a change. */
+ * patch that only touches the file ANNOTATIONS; a heading, not a change. */
 struct annotation {
 	char *text;      /* "pending upstream" */
 	size_t position; /* it heads patches[position] onwards */

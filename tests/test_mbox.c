@@ -143,6 +143,13 @@ static void test_aosp(void)
 	CU_ASSERT_STRING_EQUAL(pf.annotations[0].text, "pending upstream");
 	CU_ASSERT_EQUAL(pf.annotations[0].position, 0);
 	patch_files_free(&pf);
+
+	/* the last one deletes the file: a marker too, not a change */
+	read_fixture(&pf, "patches/aosp-common-patches__android-mainline_____ANNOTATION-remove-ANNOTATIONS-file_____.patch");
+	CU_ASSERT_EQUAL(pf.npatches, 0);
+	CU_ASSERT_EQUAL_FATAL(pf.nannotations, 1);
+	CU_ASSERT_STRING_EQUAL(pf.annotations[0].text, "remove ANNOTATIONS file");
+	patch_files_free(&pf);
 }
 
 static void test_dep3_and_plain_diffs(void)
