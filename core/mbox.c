@@ -356,6 +356,59 @@ static int check_with_libgit2(const char *git, char id[41], struct kerr *e)
 	return rc;
 }
 
+/* The commit message: the subject (a bare diff is named after its file),
+ * a DEP-3 description, the free text before the patch break, and DEP-3
+ * fields as trailers (joining a trailer block that ends the text). */
+static void commit_message(struct strbuf *out, const char *subject, const struct strbuf *desc,
+			   const char *text, const char *end, const struct strbuf *fields,
+			   const char *source)
+{
+	char *free_text = xstrndup(text, (size_t)(end - text));
+	if (subject) {
+		sb_addf(out, "%s\n\n", subject);
+	} else if (!str_trim(free_text)[0]) {
+		char *t = basename_title(source);
+		sb_addf(out, "%s\n\n", t);
+		free(t);
+	}
+	sb_add(out, sb_str(desc), desc->len);
+	if (desc->len)
+		sb_addc(out, '\n');
+	sb_adds(out, free_text);
+	free(free_text);
+	if (fields->len) {
+		while (out->len && out->buf[out->len - 1] == '\n')
+			out->buf[--out->len] = '\0';
+		sb_adds(out, ends_with_trailers(sb_str(out)) ? "\n" : "\n\n");
+		sb_add(out, fields->buf, fields->len);
+	}
+}
+
+/* Author, date, diff and statistics into p, then p into the list. */
+static void add_patch(struct reader *r, struct patch *p, struct difftext *d,
+		      const struct fields *f, unsigned num, unsigned total)
+{
+	struct patch_files *pf = r->pf;
+	if (f->from)
+		mail_parse_address(f->from, &p->author, &p->author_email);
+	else
+		p->author = xstrdup(""), p->author_email = xstrdup("");
+	if (f->date && !mail_parse_date(f->date, &p->time, &p->tz_offset))
+		p->time = 0;
+	p->diff = d->git;
+	d->git = NULL;
+	p->files = d->nfiles;
+	p->insertions = d->insertions;
+	p->deletions = d->deletions;
+	p->stats_loaded = true;
+	p->source = xstrdup(r->source);
+	ALLOC_GROW(pf->patches, pf->npatches + 1, pf->cap);
+	pf->patches[pf->npatches++] = *p;
+	memset(p, 0, sizeof(*p));
+	ALLOC_GROW(r->num, r->nnum + 1, r->numcap);
+	r->num[r->nnum++] = (struct numbered){ num, total };
+}
+
 static void read_message(struct reader *r, const struct msg *m)
 {
 	struct patch_files *pf = r->pf;
@@ -402,32 +455,12 @@ static void read_message(struct reader *r, const struct msg *m)
 		goto out;
 	}
 
-	/* the commit message: subject, then the body up to the patch break */
-	char *free_text = xstrndup(b, (size_t)(brk - b));
 	const char *subject = f.subject ? mail_subject_strip(f.subject, &num, &total) : NULL;
-	if (!subject && (f.from || f.subject || m->mbox)) {
-		free(free_text);
+	if (!subject && (f.from || m->mbox)) {
 		patch_files_malformed(pf, r->source, m->line, "no Subject header");
 		goto out;
 	}
-	if (subject)
-		sb_addf(&msgtext, "%s\n\n", subject);
-	else if (!str_trim(free_text)[0]) { /* a bare diff: named after its file */
-		char *t = basename_title(r->source);
-		sb_addf(&msgtext, "%s\n\n", t);
-		free(t);
-	}
-	sb_add(&msgtext, sb_str(&desc), desc.len);
-	if (desc.len)
-		sb_addc(&msgtext, '\n');
-	sb_adds(&msgtext, free_text);
-	free(free_text);
-	if (f.extra.len) {
-		while (msgtext.len && msgtext.buf[msgtext.len - 1] == '\n')
-			msgtext.buf[--msgtext.len] = '\0';
-		sb_adds(&msgtext, ends_with_trailers(sb_str(&msgtext)) ? "\n" : "\n\n");
-		sb_add(&msgtext, f.extra.buf, f.extra.len);
-	}
+	commit_message(&msgtext, subject, &desc, b, brk, &f.extra, r->source);
 	patch_parse_message(&p, sb_str(&msgtext), r->o->extra_tags, r->o->nextra_tags);
 
 	if (!d.nfiles) {
@@ -450,24 +483,7 @@ static void read_message(struct reader *r, const struct msg *m)
 		patch_files_malformed(pf, r->source, diff_line, "'%s': %s", p.subject, e.msg);
 		goto out;
 	}
-	if (f.from)
-		mail_parse_address(f.from, &p.author, &p.author_email);
-	else
-		p.author = xstrdup(""), p.author_email = xstrdup("");
-	if (f.date && !mail_parse_date(f.date, &p.time, &p.tz_offset))
-		p.time = 0;
-	p.diff = d.git;
-	d.git = NULL;
-	p.files = d.nfiles;
-	p.insertions = d.insertions;
-	p.deletions = d.deletions;
-	p.stats_loaded = true;
-	p.source = xstrdup(r->source);
-	ALLOC_GROW(pf->patches, pf->npatches + 1, pf->cap);
-	pf->patches[pf->npatches++] = p;
-	memset(&p, 0, sizeof(p));
-	ALLOC_GROW(r->num, r->nnum + 1, r->numcap);
-	r->num[r->nnum++] = (struct numbered){ num, total };
+	add_patch(r, &p, &d, &f, num, total);
 out:
 	patch_free(&p);
 	difftext_free(&d);
