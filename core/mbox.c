@@ -288,7 +288,7 @@ static bool ends_with_trailers(const char *body)
 	return true;
 }
 
-static char *basename_title(const char *source)
+char *mbox_file_title(const char *source)
 {
 	const char *b = strrchr(source, '/');
 	b = b ? b + 1 : source;
@@ -367,7 +367,7 @@ static void commit_message(struct strbuf *out, const char *subject, const struct
 	if (subject) {
 		sb_addf(out, "%s\n\n", subject);
 	} else if (!str_trim(free_text)[0]) {
-		char *t = basename_title(source);
+		char *t = mbox_file_title(source);
 		sb_addf(out, "%s\n\n", t);
 		free(t);
 	}

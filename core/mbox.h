@@ -68,6 +68,9 @@ void patch_files_malformed(struct patch_files *pf, const char *source, size_t li
 /* "file:line: reason" of the first malformed entry (for one-line errors);
  * caller frees; NULL if there is none. */
 char *patch_files_first_error(const struct patch_files *pf);
+/* A file's name without its directory and .patch/.diff/.mbox/.eml: what a
+ * bare diff is called, and a stack read from a file. Caller frees. */
+char *mbox_file_title(const char *path);
 /* One line per malformed entry, "klang: FILE:LINE: reason (after patch N)",
  * for a command's standard error. */
 void patch_files_print_malformed(const struct patch_files *pf, FILE *f);

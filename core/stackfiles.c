@@ -218,6 +218,28 @@ static int open_base(struct stack *st, const char *base, const char *repo, git_o
 	return 0;
 }
 
+/* The stack's name (head_ref): the mbox's file name, the quilt series'
+ * directory (its parent for quilt's own DIR/patches/series). */
+static char *stack_name(const char *path, enum stack_files_kind kind)
+{
+	if (kind == STACK_FILES_MBOX)
+		return mbox_file_title(path);
+	struct kerr e;
+	char *series = quilt_find_series(path, &e);
+	char *dir = xstrdup(series ? series : path);
+	char *slash = strrchr(dir, '/');
+	if (series && slash)
+		*slash = '\0';
+	while ((slash = strrchr(dir, '/')) && (!slash[1] || (!strcmp(slash + 1, "patches") &&
+							   slash != dir)))
+		*slash = '\0';
+	slash = strrchr(dir, '/');
+	char *name = xstrdup(slash ? slash + 1 : *dir && strcmp(dir, ".") ? dir : "series");
+	free(dir);
+	free(series);
+	return name;
+}
+
 int stack_open_files(struct stack *st, const char *path, enum stack_files_kind kind,
 		     const char *base, const char *repo, struct patch_files *report,
 		     struct kerr *e)
@@ -247,7 +269,7 @@ int stack_open_files(struct stack *st, const char *path, enum stack_files_kind k
 	pf.patches = NULL;
 	pf.npatches = pf.cap = 0;
 	st->base_ref = base ? xstrdup(base) : NULL;
-	st->head_ref = xstrdup(path);
+	st->head_ref = stack_name(path, kind);
 	if (report)
 		*report = pf;
 	return 0;

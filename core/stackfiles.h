@@ -22,6 +22,8 @@ enum stack_files_kind { STACK_FILES_MBOX, STACK_FILES_QUILT };
  * st->base_id/head_id are the base and the last commit. A patch that does not
  * apply is moved to the malformed list with libgit2's reason and the next one
  * is applied on the last good commit.
+ * st->head_ref names the stack: the mbox's file name without extension, or
+ * the quilt series' directory ("mainline" for patches/mainline/series).
  * Without `base`: st->repo is NULL, p->diff holds the diff (git's form), p->id
  * is the commit of a format-patch "From <sha>" line or else the patch's
  * stable git patch-id.

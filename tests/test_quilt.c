@@ -235,6 +235,8 @@ static void test_apply_quilt_on_base(void)
 	CU_ASSERT_STRING_EQUAL(st.patches[2].title, "rename the README");
 	CU_ASSERT_STRING_EQUAL(st.patches[3].title, "after");
 	CU_ASSERT_STRING_EQUAL(st.head_id, st.patches[3].id);
+	CU_ASSERT_STRING_EQUAL(st.head_ref, "quilt"); /* the series' directory */
+	CU_ASSERT_STRING_EQUAL(st.base_ref, "v1");
 	CU_ASSERT_EQUAL_FATAL(report.nmalformed, 1);
 	CU_ASSERT_EQUAL(report.malformed[0].position, 3);
 	CU_ASSERT_PTR_NOT_NULL(strstr(report.malformed[0].reason, "'HACK: stale' does not apply"));
@@ -261,6 +263,7 @@ static void test_apply_quilt_on_base(void)
 	CU_ASSERT_EQUAL_FATAL(st.npatches, NCOMMITS);
 	for (int i = 0; i < NCOMMITS; i++)
 		CU_ASSERT_STRING_EQUAL(st.patches[i].id, fr.ids[i]);
+	CU_ASSERT_STRING_EQUAL(st.head_ref, "series");
 	stack_free(&st);
 
 	/* without a base: no repository, the diffs as read */
@@ -312,7 +315,25 @@ static void test_apply_p0(void)
 	CU_ASSERT_EQUAL_FATAL(st.npatches, 1);
 	assert_same_tree(fr.r, st.patches[0].id, fr.ids[0]);
 	CU_ASSERT_STRING_EQUAL(st.patches[0].subject, "Refresh with -p0.");
+	CU_ASSERT_STRING_EQUAL(st.head_ref, "p0");
 	stack_free(&st);
+
+	/* quilt's own layout, DIR/patches/series, is named after DIR */
+	char *lx = xasprintf("%s/.git/linux-6.1/patches", fr.dir), *top = xasprintf("%s/.git/linux-6.1", fr.dir);
+	CU_ASSERT_EQUAL_FATAL(mkdir_p(lx, &e), 0);
+	write(lx, "one.patch", sb_str(&sb));
+	write(lx, "series", "one.patch -p0\n");
+	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, top, STACK_FILES_QUILT, NULL, NULL, NULL, &e), 0);
+	CU_ASSERT_STRING_EQUAL(st.head_ref, "linux-6.1");
+	stack_free(&st);
+	char *sf = xasprintf("%s/series", lx);
+	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, sf, STACK_FILES_QUILT, NULL, NULL, NULL, &e), 0);
+	CU_ASSERT_STRING_EQUAL(st.head_ref, "linux-6.1");
+	CU_ASSERT_EQUAL(st.npatches, 1);
+	stack_free(&st);
+	free(sf);
+	free(lx);
+	free(top);
 	sb_free(&sb);
 	free(diff);
 	free(q);
