@@ -249,6 +249,8 @@ int stack_open_files(struct stack *st, const char *path, enum stack_files_kind k
 	git_oid base_oid;
 
 	memset(st, 0, sizeof(*st));
+	if (report)
+		memset(report, 0, sizeof(*report));
 	if (base && open_base(st, base, repo, &base_oid, e) < 0)
 		goto fail;
 	int rc = kind == STACK_FILES_QUILT ? quilt_read(&pf, path, &o, e)

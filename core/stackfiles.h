@@ -31,7 +31,8 @@ enum stack_files_kind { STACK_FILES_MBOX, STACK_FILES_QUILT };
  * `report` receives what is not a patch: malformed entries, AOSP annotation
  * markers, an mbox cover letter (its patches array stays empty). When report
  * is NULL, any malformed entry fails the call with its "file:line: reason".
- * `report` need not be initialised either; free it with patch_files_free().
+ * `report` need not be initialised either (it is emptied first, so it can
+ * always be freed with patch_files_free()).
  * -1 with a message when nothing can be read or the base is not found. */
 int stack_open_files(struct stack *st, const char *path, enum stack_files_kind kind,
 		     const char *base, const char *repo, struct patch_files *report,
