@@ -45,7 +45,7 @@ static void set_list(char ***slot, size_t *n, char *const *v, size_t nv)
 
 void config_defaults(struct config *c)
 {
-	static char *const arches[] = { "arm64", "x86_64" }, *const tcs[] = { "llvm", "gcc" };
+	static char *const arches[] = {"arm64", "x86_64"}, *const tcs[] = {"llvm", "gcc"};
 	const char *ed = getenv("VISUAL");
 	if (!ed || !*ed)
 		ed = getenv("EDITOR");
@@ -216,11 +216,11 @@ static int read_setting(struct parse *p, const yaml_node_t *k, const yaml_node_t
 	if (!strcmp(key, "toolchains"))
 		return read_words(p, v, key, &c->toolchains, &c->ntoolchains, valid_name,
 				  "toolchain");
-	char **slot = !strcmp(key, "theme")	 ? &c->theme
-		      : !strcmp(key, "editor")	 ? &c->editor
-		      : !strcmp(key, "config")	 ? &c->config_target
+	char **slot = !strcmp(key, "theme")	? &c->theme
+		      : !strcmp(key, "editor")	? &c->editor
+		      : !strcmp(key, "config")	? &c->config_target
 		      : !strcmp(key, "wrapper") ? &c->wrapper
-						 : NULL;
+						: NULL;
 	if (slot) {
 		if (!s || !*s)
 			return fail_at(p, v, "'%s' takes a word", key);
@@ -242,8 +242,8 @@ static int read_setting(struct parse *p, const yaml_node_t *k, const yaml_node_t
 
 static void merge(struct config *c, const struct config *f)
 {
-	const char *src[] = { f->theme, f->editor, f->config_target, f->wrapper };
-	char **dst[] = { &c->theme, &c->editor, &c->config_target, &c->wrapper };
+	const char *src[] = {f->theme, f->editor, f->config_target, f->wrapper};
+	char **dst[] = {&c->theme, &c->editor, &c->config_target, &c->wrapper};
 	for (size_t i = 0; i < ARRAY_SIZE(dst); i++)
 		if (src[i])
 			set_str(dst[i], src[i]);
@@ -262,12 +262,12 @@ int config_load_text(struct config *c, const char *text, size_t len, const char 
 		     const struct config_checks *chk, struct kerr *e)
 {
 	yaml_document_t doc;
-	struct config f = { 0 };
+	struct config f = {0};
 	int rc = 0;
 
 	if (yamldoc_load_text(&doc, text, len, label, e) < 0)
 		return -1;
-	struct parse p = { &doc, label, chk, e };
+	struct parse p = {&doc, label, chk, e};
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	if (root && root->type == YAML_SCALAR_NODE && !*scalar(root))
 		root = NULL; /* a file of comments only */
@@ -322,8 +322,7 @@ static char *repo_workdir(const char *path)
 	return out;
 }
 
-int config_load(struct config *c, const char *repo, const struct config_checks *chk,
-		struct kerr *e)
+int config_load(struct config *c, const char *repo, const struct config_checks *chk, struct kerr *e)
 {
 	char *user = config_user_path();
 	int rc = config_load_file(c, user, chk, e);
@@ -368,8 +367,8 @@ char *config_keyfile(const struct config *c, const char *(*scope_of)(const char 
  * single-quoted. */
 static void add_scalar(struct strbuf *sb, const char *s)
 {
-	static const char *const special[] = { "", "~", "null", "true", "false", "yes", "no",
-					       "on", "off", "y", "n" };
+	static const char *const special[] = {"",   "~",  "null", "true", "false", "yes",
+					      "no", "on", "off",  "y",	  "n"};
 	bool quote = strpbrk(s, ",[]{}#&*!|>'\"%@`:") || strchr("-? \t", s[0]) ||
 		     isdigit((unsigned char)s[0]) || s[strlen(s) ? strlen(s) - 1 : 0] == ' ';
 	for (size_t i = 0; i < ARRAY_SIZE(special) && !quote; i++)
@@ -416,7 +415,9 @@ char *config_dump(const struct config *c)
 	if (c->theme)
 		add_setting(&sb, "theme", c->theme);
 	else
-		sb_adds(&sb, "# theme: automatic (mono with NO_COLOR or without colours, else default)\n");
+		sb_adds(
+		    &sb,
+		    "# theme: automatic (mono with NO_COLOR or without colours, else default)\n");
 	add_setting(&sb, "editor", c->editor);
 	if (c->jobs)
 		sb_addf(&sb, "jobs: %u\n", c->jobs);

@@ -21,25 +21,25 @@
 #include "core/util.h"
 
 struct config_binding {
-	char *action;  /* "quit", "stack-next" ... */
-	char **keys;   /* as written, in the format of the compiled-in defaults */
-	size_t nkeys;  /* 0: the action is unbound ("quit: []" or "quit: none") */
-	char *origin;  /* "file:line:col" where it was set */
+	char *action; /* "quit", "stack-next" ... */
+	char **keys;  /* as written, in the format of the compiled-in defaults */
+	size_t nkeys; /* 0: the action is unbound ("quit: []" or "quit: none") */
+	char *origin; /* "file:line:col" where it was set */
 };
 
 struct config {
-	char *theme;         /* NULL: automatic (theme_choose) */
+	char *theme; /* NULL: automatic (theme_choose) */
 	char *editor;
-	unsigned jobs;       /* build slots */
+	unsigned jobs; /* build slots */
 	char **arches;
 	size_t narches;
-	char **toolchains;   /* llvm, clang, gcc */
+	char **toolchains; /* llvm, clang, gcc */
 	size_t ntoolchains;
-	char *config_target; /* "config:" - a make target (defconfig) or a file */
-	char *wrapper;       /* ccache, distcc, icecc, or "none" */
+	char *config_target;		 /* "config:" - a make target (defconfig) or a file */
+	char *wrapper;			 /* ccache, distcc, icecc, or "none" */
 	struct config_binding *bindings; /* one per action, in the order first set */
 	size_t nbindings, bindings_cap;
-	char **files;        /* the files read, in order */
+	char **files; /* the files read, in order */
 	size_t nfiles;
 };
 

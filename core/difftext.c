@@ -10,7 +10,7 @@
 
 struct cursor {
 	const char *p, *end;
-	size_t lineno;   /* of the line at p */
+	size_t lineno;	 /* of the line at p */
 	size_t err_line; /* where the first error is */
 };
 
@@ -103,7 +103,8 @@ static char *unquote(const char *s, size_t len, size_t *used)
 		}
 		char c = s[++i];
 		if (c >= '0' && c <= '3' && i + 2 < len) {
-			sb_addc(&sb, (char)(((c - '0') << 6) | ((s[i + 1] - '0') << 3) | (s[i + 2] - '0')));
+			sb_addc(&sb, (char)(((c - '0') << 6) | ((s[i + 1] - '0') << 3) |
+					    (s[i + 2] - '0')));
 			i += 2;
 			continue;
 		}
@@ -204,15 +205,17 @@ static void read_git_line_paths(const char *s, size_t n, struct file *f)
 	if (n && s[0] == '"') {
 		f->old_path = unquote(s, n, &used);
 		if (used + 1 < n && s[used] == ' ')
-			f->new_path = s[used + 1] == '"' ? unquote(s + used + 1, n - used - 1, &used)
-							 : xstrndup(s + used + 1, n - used - 1);
+			f->new_path = s[used + 1] == '"'
+					  ? unquote(s + used + 1, n - used - 1, &used)
+					  : xstrndup(s + used + 1, n - used - 1);
 		return;
 	}
 	/* the same name twice: "a/NAME b/NAME" */
 	if (n % 2 == 1 && s[n / 2] == ' ') {
 		const char *a = strchr(s, '/'), *b = memchr(s + n / 2 + 1, '/', n / 2);
-		if (a && b && (size_t)(a - s) < n / 2 && n / 2 - (size_t)(a - s) ==
-		    n - (size_t)(b - s) && !memcmp(a, b, n / 2 - (size_t)(a - s))) {
+		if (a && b && (size_t)(a - s) < n / 2 &&
+		    n / 2 - (size_t)(a - s) == n - (size_t)(b - s) &&
+		    !memcmp(a, b, n / 2 - (size_t)(a - s))) {
 			f->old_path = xstrndup(s, n / 2);
 			f->new_path = xstrndup(s + n / 2 + 1, n / 2);
 			return;
@@ -273,19 +276,23 @@ static int read_hunks(struct cursor *c, struct strbuf *out, struct difftext_file
 			size_t n = cur_done(c) ? 0 : cur_len(c);
 			char ch = n ? c->p[0] : cur_done(c) ? '\0' : ' ';
 			if (ch == ' ' && old && new) {
-				old--, new--;
+				old--, new --;
 			} else if (ch == '-' && old) {
 				old--, df->deletions++;
 			} else if (ch == '+' && new) {
-				new--, df->insertions++;
+				new --, df->insertions++;
 			} else if (ch != '\\') {
-				return diff_error(c, e, c->lineno, "hunk at line %zu cut short: "
-						  "%lu old and %lu new lines missing", at, old, new);
+				return diff_error(c, e, c->lineno,
+						  "hunk at line %zu cut short: "
+						  "%lu old and %lu new lines missing",
+						  at, old, new);
 			}
 			if (n)
 				cur_copy(c, out);
 			else
-				sb_adds(out, " \n"); /* a context line whose blank was eaten by a mailer */
+				sb_adds(
+				    out,
+				    " \n"); /* a context line whose blank was eaten by a mailer */
 			cur_next(c);
 		}
 		if (cur_starts(c, "\\")) {
@@ -298,8 +305,10 @@ static int read_hunks(struct cursor *c, struct strbuf *out, struct difftext_file
 		if ((cur_starts(c, "+") && !cur_starts(c, "+++ ")) ||
 		    (cur_starts(c, "-") && !cur_starts(c, "-- ") && !cur_starts(c, "--- ") &&
 		     !only_dashes(c)))
-			return diff_error(c, e, c->lineno, "hunk at line %zu has more lines "
-					  "than its header counts", at);
+			return diff_error(c, e, c->lineno,
+					  "hunk at line %zu has more lines "
+					  "than its header counts",
+					  at);
 	}
 	return 0;
 }
@@ -325,9 +334,9 @@ static void read_binary(struct cursor *c, struct strbuf *out)
 }
 
 static const char *const git_ext_headers[] = {
-	"old mode ", "new mode ", "similarity index ", "dissimilarity index ", "index ",
-	"deleted file mode ", "new file mode ", "rename from ", "rename to ", "copy from ",
-	"copy to ",
+    "old mode ",  "new mode ",		"similarity index ", "dissimilarity index ",
+    "index ",	  "deleted file mode ", "new file mode ",    "rename from ",
+    "rename to ", "copy from ",		"copy to ",
 };
 
 static bool read_git_headers(struct cursor *c, struct file *f, struct strbuf *ext)
@@ -343,7 +352,9 @@ static bool read_git_headers(struct cursor *c, struct file *f, struct strbuf *ex
 			break;
 		const char *h = git_ext_headers[i], *v = c->p + strlen(h);
 		size_t vn = cur_len(c) - strlen(h), used;
-		char **slot = strstr(h, "from") ? &f->old_path : strstr(h, " to") ? &f->new_path : NULL;
+		char **slot = strstr(h, "from")	 ? &f->old_path
+			      : strstr(h, " to") ? &f->new_path
+						 : NULL;
 		if (slot) {
 			free(*slot);
 			*slot = vn && v[0] == '"' ? unquote(v, vn, &used) : xstrndup(v, vn);
@@ -377,9 +388,9 @@ static void file_free(struct file *f)
 static int read_file_diff(struct cursor *c, struct difftext *d, struct strbuf *out, int strip,
 			  struct kerr *e)
 {
-	struct file f = { 0 };
+	struct file f = {0};
 	struct strbuf ext = STRBUF_INIT, body = STRBUF_INIT;
-	struct difftext_file df = { 0 };
+	struct difftext_file df = {0};
 	bool git = cur_starts(c, "diff --git ");
 	size_t at = c->lineno;
 	int rc = -1;
@@ -403,16 +414,16 @@ paths:
 		diff_error(c, e, at, "both sides of the diff are /dev/null");
 		goto out;
 	}
-	const char *paths[2] = { NULL, NULL };
-	char *raw[2] = { f.old_path, f.new_path };
-	bool null[2] = { f.old_null, f.new_null };
+	const char *paths[2] = {NULL, NULL};
+	char *raw[2] = {f.old_path, f.new_path};
+	bool null[2] = {f.old_null, f.new_null};
 	for (int i = 0; i < 2; i++) {
 		if (null[i] || !raw[i])
 			continue;
 		paths[i] = f.stripped ? raw[i] : strip_path(raw[i], strip);
 		if (!paths[i]) {
-			diff_error(c, e, at, "cannot strip %d leading component%s from '%s'",
-				 strip, strip == 1 ? "" : "s", raw[i]);
+			diff_error(c, e, at, "cannot strip %d leading component%s from '%s'", strip,
+				   strip == 1 ? "" : "s", raw[i]);
 			goto out;
 		}
 	}
@@ -462,10 +473,10 @@ out:
 	return rc;
 }
 
-int difftext_parse(struct difftext *d, const char *text, size_t len, size_t first_line,
-		   int strip, struct kerr *e)
+int difftext_parse(struct difftext *d, const char *text, size_t len, size_t first_line, int strip,
+		   struct kerr *e)
 {
-	struct cursor c = { text, text + len, first_line, 0 };
+	struct cursor c = {text, text + len, first_line, 0};
 	struct strbuf out = STRBUF_INIT;
 	memset(d, 0, sizeof(*d));
 	while (!cur_done(&c)) {

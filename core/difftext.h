@@ -34,8 +34,8 @@ bool difftext_file_start(const char *line, const char *next);
  * signature, base-commit:) are skipped. -1 with the reason (and d->error_line)
  * when a hunk is cut short or a path cannot be stripped; a text with no file diff at all
  * gives nfiles == 0 and no error. */
-int difftext_parse(struct difftext *d, const char *text, size_t len, size_t first_line,
-		   int strip, struct kerr *e);
+int difftext_parse(struct difftext *d, const char *text, size_t len, size_t first_line, int strip,
+		   struct kerr *e);
 void difftext_free(struct difftext *d);
 
 #endif

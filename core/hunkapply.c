@@ -22,7 +22,7 @@ struct image {
 static void image_add(struct image *im, const char *s, size_t n)
 {
 	ALLOC_GROW(im->v, im->n + 1, im->cap);
-	im->v[im->n++] = (struct line){ s, n };
+	im->v[im->n++] = (struct line){s, n};
 }
 
 static void image_split(struct image *im, const char *buf, size_t len)
@@ -61,7 +61,8 @@ static long find(const struct image *im, size_t min, long expect, const struct i
 	if (!pre->n)
 		return expect <= (long)im->n ? expect : (long)im->n;
 	for (long d = 0; expect - d >= (long)min || expect + d <= last; d++) {
-		if (expect - d >= (long)min && expect - d <= last && match_at(im, (size_t)(expect - d), pre))
+		if (expect - d >= (long)min && expect - d <= last &&
+		    match_at(im, (size_t)(expect - d), pre))
 			return expect - d;
 		if (d && expect + d <= last && expect + d >= (long)min &&
 		    match_at(im, (size_t)(expect + d), pre))
@@ -78,16 +79,18 @@ static int apply_hunks(git_patch *pt, struct image *im, const char *path, struct
 	for (size_t h = 0; h < git_patch_num_hunks(pt); h++) {
 		const git_diff_hunk *hunk;
 		size_t nlines;
-		struct image pre = { 0 }, post = { 0 };
+		struct image pre = {0}, post = {0};
 		if (git_patch_get_hunk(&hunk, &nlines, pt, h) < 0)
 			return kerr_set(e, "%s: %s", path, gw_strerror());
 		for (size_t l = 0; l < nlines; l++) {
 			const git_diff_line *dl;
 			if (git_patch_get_line_in_hunk(&dl, pt, h, l) < 0)
 				continue;
-			if (dl->origin == GIT_DIFF_LINE_CONTEXT || dl->origin == GIT_DIFF_LINE_DELETION)
+			if (dl->origin == GIT_DIFF_LINE_CONTEXT ||
+			    dl->origin == GIT_DIFF_LINE_DELETION)
 				image_add(&pre, dl->content, dl->content_len);
-			if (dl->origin == GIT_DIFF_LINE_CONTEXT || dl->origin == GIT_DIFF_LINE_ADDITION)
+			if (dl->origin == GIT_DIFF_LINE_CONTEXT ||
+			    dl->origin == GIT_DIFF_LINE_ADDITION)
 				image_add(&post, dl->content, dl->content_len);
 			/* "\ No newline at end of file": the line before has none */
 			if (dl->origin == GIT_DIFF_LINE_CONTEXT_EOFNL ||
@@ -129,7 +132,7 @@ static int apply_file(git_repository *r, git_tree *tree, git_patch *pt, git_tree
 	const char *oldp = d->old_file.path, *newp = d->new_file.path;
 	git_tree_entry *te = NULL;
 	git_blob *blob = NULL;
-	struct image im = { 0 };
+	struct image im = {0};
 	unsigned mode = d->new_file.mode;
 	int rc = -1;
 
@@ -151,7 +154,7 @@ static int apply_file(git_repository *r, git_tree *tree, git_patch *pt, git_tree
 		if (im.n)
 			kerr_set(e, "%s: deleted file still has content", oldp);
 		else
-			ups[(*nups)++] = (git_tree_update){ GIT_TREE_UPDATE_REMOVE, { { 0 } }, 0, oldp };
+			ups[(*nups)++] = (git_tree_update){GIT_TREE_UPDATE_REMOVE, {{0}}, 0, oldp};
 		rc = im.n ? -1 : 0;
 		goto out;
 	}
@@ -166,9 +169,9 @@ static int apply_file(git_repository *r, git_tree *tree, git_patch *pt, git_tree
 		goto out;
 	}
 	if (d->status == GIT_DELTA_RENAMED && strcmp(oldp, newp))
-		ups[(*nups)++] = (git_tree_update){ GIT_TREE_UPDATE_REMOVE, { { 0 } }, 0, oldp };
-	ups[(*nups)++] = (git_tree_update){ GIT_TREE_UPDATE_UPSERT, id,
-					   mode ? (git_filemode_t)mode : GIT_FILEMODE_BLOB, newp };
+		ups[(*nups)++] = (git_tree_update){GIT_TREE_UPDATE_REMOVE, {{0}}, 0, oldp};
+	ups[(*nups)++] = (git_tree_update){GIT_TREE_UPDATE_UPSERT, id,
+					   mode ? (git_filemode_t)mode : GIT_FILEMODE_BLOB, newp};
 	rc = 0;
 out:
 	free(im.v);
@@ -177,8 +180,7 @@ out:
 	return rc;
 }
 
-int hunkapply_tree(git_repository *r, git_tree *tree, git_diff *diff, git_oid *out,
-		   struct kerr *e)
+int hunkapply_tree(git_repository *r, git_tree *tree, git_diff *diff, git_oid *out, struct kerr *e)
 {
 	size_t nd = git_diff_num_deltas(diff), nups = 0;
 	git_tree_update *ups = xcalloc(2 * nd + 1, sizeof(*ups));

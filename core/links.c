@@ -60,7 +60,7 @@ char *links_cbl_issue_url(const char *flag)
 
 size_t links_patch(const struct patch *p, struct patch_link **out)
 {
-	static const char *const keys[] = { "Link", "Closes", "BugLink" };
+	static const char *const keys[] = {"Link", "Closes", "BugLink"};
 	size_t n = 0;
 	*out = xcalloc(p->ntrailers + 1, sizeof(**out));
 	for (size_t i = 0; i < p->ntrailers; i++) {
@@ -68,7 +68,7 @@ size_t links_patch(const struct patch *p, struct patch_link **out)
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 			if (!strcasecmp(t->key, keys[k]) && (str_startswith(t->value, "https://") ||
 							     str_startswith(t->value, "http://")))
-				(*out)[n++] = (struct patch_link){ keys[k], t->value };
+				(*out)[n++] = (struct patch_link){keys[k], t->value};
 	}
 	return n;
 }

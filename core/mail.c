@@ -67,8 +67,8 @@ size_t mail_read_headers(const char *text, size_t len, struct mail_headers *h, s
 			const char *colon = memchr(s, ':', t);
 			ALLOC_GROW(h->v, h->n + 1, h->cap);
 			cur = &h->v[h->n++];
-			*cur = (struct mail_header){ xstrndup(s, (size_t)(colon - s)), NULL, NULL,
-						     nlines - 1 };
+			*cur = (struct mail_header){xstrndup(s, (size_t)(colon - s)), NULL, NULL,
+						    nlines - 1};
 			const char *v = colon + 1;
 			while (v < s + t && (*v == ' ' || *v == '\t'))
 				v++;
@@ -156,7 +156,8 @@ static void qp_decode(struct strbuf *out, const char *s, size_t n, bool undersco
 				i += 2;
 				continue;
 			}
-			int hi = i + 2 < n ? hexval(s[i + 1]) : -1, lo = i + 2 < n ? hexval(s[i + 2]) : -1;
+			int hi = i + 2 < n ? hexval(s[i + 1]) : -1,
+			    lo = i + 2 < n ? hexval(s[i + 2]) : -1;
 			if (hi >= 0 && lo >= 0) {
 				sb_addc(out, (char)(hi * 16 + lo));
 				i += 2;
@@ -170,7 +171,7 @@ static void qp_decode(struct strbuf *out, const char *s, size_t n, bool undersco
 static void b64_decode(struct strbuf *out, const char *s, size_t n)
 {
 	static const char alphabet[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	unsigned acc = 0;
 	int bits = 0;
 	for (size_t i = 0; i < n && s[i] != '='; i++) {
@@ -233,15 +234,15 @@ char *mail_decode_words(const char *s)
 	return sb_detach(&out);
 }
 
-static const char *const months[] = { "jan", "feb", "mar", "apr", "may", "jun",
-				      "jul", "aug", "sep", "oct", "nov", "dec" };
+static const char *const months[] = {"jan", "feb", "mar", "apr", "may", "jun",
+				     "jul", "aug", "sep", "oct", "nov", "dec"};
 
 static const struct {
 	const char *name;
 	int minutes;
-} zones[] = { { "UT", 0 },	   { "GMT", 0 },      { "UTC", 0 },	 { "Z", 0 },
-	      { "EST", -5 * 60 }, { "EDT", -4 * 60 }, { "CST", -6 * 60 }, { "CDT", -5 * 60 },
-	      { "MST", -7 * 60 }, { "MDT", -6 * 60 }, { "PST", -8 * 60 }, { "PDT", -7 * 60 } };
+} zones[] = {{"UT", 0},	       {"GMT", 0},	 {"UTC", 0},	   {"Z", 0},
+	     {"EST", -5 * 60}, {"EDT", -4 * 60}, {"CST", -6 * 60}, {"CDT", -5 * 60},
+	     {"MST", -7 * 60}, {"MDT", -6 * 60}, {"PST", -8 * 60}, {"PDT", -7 * 60}};
 
 static bool parse_zone(const char *s, int *tz)
 {
@@ -263,7 +264,7 @@ static bool parse_zone(const char *s, int *tz)
 
 bool mail_parse_date(const char *s, int64_t *time, int *tz_minutes)
 {
-	struct tm tm = { 0 };
+	struct tm tm = {0};
 	int tz = 0;
 	while (*s == ' ' || *s == '\t')
 		s++;
@@ -293,8 +294,12 @@ bool mail_parse_date(const char *s, int64_t *time, int *tz_minutes)
 			return false;
 		if (year < 100)
 			year += year < 50 ? 2000 : 1900;
-		tm = (struct tm){ .tm_sec = ss, .tm_min = mm, .tm_hour = hh, .tm_mday = day,
-				  .tm_mon = m, .tm_year = year - 1900 };
+		tm = (struct tm){.tm_sec = ss,
+				 .tm_min = mm,
+				 .tm_hour = hh,
+				 .tm_mday = day,
+				 .tm_mon = m,
+				 .tm_year = year - 1900};
 		parse_zone(s, &tz);
 	}
 	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31)

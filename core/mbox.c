@@ -27,9 +27,9 @@
 struct msg {
 	const char *text;
 	size_t len;
-	size_t line;      /* 1-based line of text[0] in the file */
+	size_t line;	  /* 1-based line of text[0] in the file */
 	char from_id[41]; /* the commit of a format-patch "From <sha>" line, or "" */
-	bool mbox;        /* it had a "From " separator */
+	bool mbox;	  /* it had a "From " separator */
 };
 
 static size_t line_len(const char *s, const char *end)
@@ -122,17 +122,18 @@ static bool text_part(const char *ctype)
 }
 
 /* The body's text: transfer-decoded and, for multipart, its text parts. */
-static void decode_body(const struct mail_headers *h, const char *s, size_t len,
-			struct strbuf *out, int depth)
+static void decode_body(const struct mail_headers *h, const char *s, size_t len, struct strbuf *out,
+			int depth)
 {
 	const char *ctype = mail_header(h, "Content-Type");
-	char *boundary = ctype && !strncasecmp(ctype, "multipart/", 10) ?
-				 mail_content_param(ctype, "boundary") : NULL;
+	char *boundary = ctype && !strncasecmp(ctype, "multipart/", 10)
+			     ? mail_content_param(ctype, "boundary")
+			     : NULL;
 	if (!boundary || depth > 3) {
 		char *charset = mail_content_param(ctype, "charset");
 		if (text_part(ctype)) {
-			char *t = mail_decode_body(s, len, mail_header(h, "Content-Transfer-Encoding"),
-						   charset);
+			char *t = mail_decode_body(
+			    s, len, mail_header(h, "Content-Transfer-Encoding"), charset);
 			sb_adds(out, t);
 			free(t);
 		}
@@ -197,21 +198,21 @@ static size_t count_lines(const char *s, const char *end)
 }
 
 struct fields {
-	char *subject;   /* as written, before stripping */
+	char *subject; /* as written, before stripping */
 	char *from;
 	char *date;
 	struct strbuf extra; /* DEP-3 fields kept as trailers: "Origin: x\n" */
 	bool dep3;
 };
 
-static const char *const dep3_keys[] = { "Description", "Origin", "Forwarded", "Bug",
-					 "Applied-Upstream", "Last-Update", "Author" };
+static const char *const dep3_keys[] = {"Description",	    "Origin",	   "Forwarded", "Bug",
+					"Applied-Upstream", "Last-Update", "Author"};
 
 /* Does a file that is not an mbox start with headers, or with free text
  * whose first line only looks like one ("scripts: foo: fix bar")? */
 static bool known_headers(const struct mail_headers *h)
 {
-	static const char *const keys[] = { "From", "Subject", "Date", "Author", "Description" };
+	static const char *const keys[] = {"From", "Subject", "Date", "Author", "Description"};
 	for (size_t i = 0; i < h->n; i++)
 		for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
 			if (!strcasecmp(h->v[i].key, keys[k]))
@@ -252,11 +253,13 @@ static void take_headers(struct fields *f, const struct mail_headers *h, struct 
 			/* first line: the subject; the rest, with " ." for blank lines */
 			const char *nl = strchr(m->lines, '\n');
 			free(f->subject);
-			f->subject = xstrndup(m->lines, nl ? (size_t)(nl - m->lines) : strlen(m->lines));
+			f->subject =
+			    xstrndup(m->lines, nl ? (size_t)(nl - m->lines) : strlen(m->lines));
 			for (const char *l = nl; l; l = strchr(l + 1, '\n')) {
 				const char *le = strchr(l + 1, '\n');
 				size_t ln = le ? (size_t)(le - l - 1) : strlen(l + 1);
-				if (!(ln == 1 && l[1] == '.') && !(ln == 2 && l[1] == ' ' && l[2] == '.'))
+				if (!(ln == 1 && l[1] == '.') &&
+				    !(ln == 2 && l[1] == ' ' && l[2] == '.'))
 					sb_add(desc, l + 1, ln);
 				sb_addc(desc, '\n');
 			}
@@ -293,7 +296,7 @@ char *mbox_file_title(const char *source)
 	const char *b = strrchr(source, '/');
 	b = b ? b + 1 : source;
 	size_t n = strlen(b);
-	const char *exts[] = { ".patch", ".diff", ".mbox", ".eml" };
+	const char *exts[] = {".patch", ".diff", ".mbox", ".eml"};
 	for (size_t i = 0; i < ARRAY_SIZE(exts); i++)
 		if (str_endswith(b, exts[i]))
 			n -= strlen(exts[i]);
@@ -317,9 +320,9 @@ struct reader {
 
 static const char *annotation_text(const struct patch *p, const struct difftext *d)
 {
-	const char *f = d->nfiles == 1 ? d->files[0].new_path ? d->files[0].new_path
-							    : d->files[0].old_path
-				      : NULL;
+	const char *f = d->nfiles == 1
+			    ? d->files[0].new_path ? d->files[0].new_path : d->files[0].old_path
+			    : NULL;
 	if (strncmp(p->subject, "__", 2) || !f || strcmp(f, "ANNOTATIONS"))
 		return NULL;
 	const char *s = p->subject + strspn(p->subject, "_");
@@ -333,7 +336,7 @@ static void add_annotation(struct patch_files *pf, const char *s)
 	while (n && (s[n - 1] == '_' || s[n - 1] == ' '))
 		n--;
 	ALLOC_GROW(pf->annotations, pf->nannotations + 1, pf->annotations_cap);
-	pf->annotations[pf->nannotations++] = (struct annotation){ xstrndup(s, n), pf->npatches };
+	pf->annotations[pf->nannotations++] = (struct annotation){xstrndup(s, n), pf->npatches};
 }
 
 /* libgit2 must read the diff too (it applies it later); its patch id names
@@ -385,8 +388,8 @@ static void commit_message(struct strbuf *out, const char *subject, const struct
 }
 
 /* Author, date, diff and statistics into p, then p into the list. */
-static void add_patch(struct reader *r, struct patch *p, struct difftext *d,
-		      const struct fields *f, unsigned num, unsigned total)
+static void add_patch(struct reader *r, struct patch *p, struct difftext *d, const struct fields *f,
+		      unsigned num, unsigned total)
 {
 	struct patch_files *pf = r->pf;
 	if (f->from)
@@ -406,7 +409,7 @@ static void add_patch(struct reader *r, struct patch *p, struct difftext *d,
 	pf->patches[pf->npatches++] = *p;
 	memset(p, 0, sizeof(*p));
 	ALLOC_GROW(r->num, r->nnum + 1, r->numcap);
-	r->num[r->nnum++] = (struct numbered){ num, total };
+	r->num[r->nnum++] = (struct numbered){num, total};
 }
 
 static void read_message(struct reader *r, const struct msg *m)
@@ -414,11 +417,11 @@ static void read_message(struct reader *r, const struct msg *m)
 	struct patch_files *pf = r->pf;
 	char *text = m->mbox ? unquote_from(m->text, m->len) : xstrndup(m->text, m->len);
 	size_t len = strlen(text), hlines = 0, hbytes = 0;
-	struct mail_headers h = { 0 };
-	struct fields f = { .extra = STRBUF_INIT };
+	struct mail_headers h = {0};
+	struct fields f = {.extra = STRBUF_INIT};
 	struct strbuf body = STRBUF_INIT, desc = STRBUF_INIT, msgtext = STRBUF_INIT;
-	struct difftext d = { 0 };
-	struct patch p = { 0 };
+	struct difftext d = {0};
+	struct patch p = {0};
 	struct kerr e;
 	unsigned num = 0, total = 0;
 
@@ -527,14 +530,14 @@ static void sort_numbered(struct reader *r)
 void mbox_parse(struct patch_files *pf, const char *text, size_t len, const char *source,
 		const struct patch_read_opts *o)
 {
-	static const struct patch_read_opts defaults = { true, 1, NULL, 0 };
+	static const struct patch_read_opts defaults = {true, 1, NULL, 0};
 	struct patch_read_opts opts = o ? *o : defaults;
 	if (!opts.strip_given)
 		opts.strip = 1;
-	struct reader r = { pf, source, &opts, NULL, 0, 0, pf->npatches, pf->nmalformed };
+	struct reader r = {pf, source, &opts, NULL, 0, 0, pf->npatches, pf->nmalformed};
 	const char *end = text + len, *p = text;
 	size_t line = 1;
-	struct msg m = { text, 0, 1, "", false };
+	struct msg m = {text, 0, 1, "", false};
 	bool prev_blank = true, any = false;
 
 	for (; p < end; p = next_line(p, end), line++) {
@@ -546,7 +549,7 @@ void mbox_parse(struct patch_files *pf, const char *text, size_t len, const char
 		if (any || !only_blanks(m.text, p))
 			read_message(&r, &m);
 		any = true;
-		m = (struct msg){ next_line(p, end), 0, line + 1, "", true };
+		m = (struct msg){next_line(p, end), 0, line + 1, "", true};
 		separator_id(p, m.from_id);
 		prev_blank = false;
 	}
@@ -578,8 +581,8 @@ int mbox_read(struct patch_files *pf, const char *path, const struct patch_read_
 	return 0;
 }
 
-void patch_files_malformed(struct patch_files *pf, const char *source, size_t line,
-			   const char *fmt, ...)
+void patch_files_malformed(struct patch_files *pf, const char *source, size_t line, const char *fmt,
+			   ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -588,7 +591,7 @@ void patch_files_malformed(struct patch_files *pf, const char *source, size_t li
 	va_end(ap);
 	ALLOC_GROW(pf->malformed, pf->nmalformed + 1, pf->malformed_cap);
 	pf->malformed[pf->nmalformed++] =
-		(struct malformed){ xstrdup(source), line, sb_detach(&sb), pf->npatches };
+	    (struct malformed){xstrdup(source), line, sb_detach(&sb), pf->npatches};
 }
 
 char *patch_files_first_error(const struct patch_files *pf)

@@ -16,16 +16,16 @@
 
 /* A patch that could not be read, and why. */
 struct malformed {
-	char *source;    /* the file */
-	size_t line;     /* 1-based line in it, 0 if not known */
-	char *reason;    /* "no diff", "line 40: hunk at line 31 cut short: ..." */
+	char *source;	 /* the file */
+	size_t line;	 /* 1-based line in it, 0 if not known */
+	char *reason;	 /* "no diff", "line 40: hunk at line 31 cut short: ..." */
 	size_t position; /* good patches before it (it belongs before patches[position]) */
 };
 
 /* An AOSP section marker ("_____ANNOTATION: pending upstream_____"): a pseudo
  * patch that only touches the file ANNOTATIONS; a heading, not a change. */
 struct annotation {
-	char *text;      /* "pending upstream" */
+	char *text;	 /* "pending upstream" */
 	size_t position; /* it heads patches[position] onwards */
 };
 
@@ -40,8 +40,8 @@ struct patch_files {
 };
 
 struct patch_read_opts {
-	bool strip_given;              /* else -p1 (git's a/ and b/) */
-	int strip;                     /* -pN */
+	bool strip_given;	       /* else -p1 (git's a/ and b/) */
+	int strip;		       /* -pN */
 	const char *const *extra_tags; /* a patchset's own tag words */
 	size_t nextra_tags;
 };
@@ -63,8 +63,8 @@ void mbox_parse(struct patch_files *pf, const char *text, size_t len, const char
 void mbox_format_patch(const struct patch *p, const char *diff, size_t n, size_t total,
 		       struct strbuf *out);
 /* Record a malformed entry at the current position. */
-void patch_files_malformed(struct patch_files *pf, const char *source, size_t line,
-			   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void patch_files_malformed(struct patch_files *pf, const char *source, size_t line, const char *fmt,
+			   ...) __attribute__((format(printf, 4, 5)));
 /* "file:line: reason" of the first malformed entry (for one-line errors);
  * caller frees; NULL if there is none. */
 char *patch_files_first_error(const struct patch_files *pf);

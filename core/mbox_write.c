@@ -35,9 +35,9 @@ static void add_header_text(struct strbuf *sb, const char *s)
 
 static void add_date(struct strbuf *sb, int64_t t, int tz)
 {
-	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
-	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-					      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	static const char *const days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 	time_t local = (time_t)(t + (int64_t)tz * 60);
 	struct tm tm;
 	gmtime_r(&local, &tm);
@@ -56,7 +56,8 @@ void mbox_format_patch(const struct patch *p, const char *diff, size_t n, size_t
 		add_header_text(out, p->author);
 		sb_addf(out, " <%s>\n", p->author_email ? p->author_email : "");
 	} else {
-		sb_addf(out, "%s\n", p->author_email && *p->author_email ? p->author_email : "unknown");
+		sb_addf(out, "%s\n",
+			p->author_email && *p->author_email ? p->author_email : "unknown");
 	}
 	if (p->time) {
 		sb_adds(out, "Date: ");

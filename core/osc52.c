@@ -11,7 +11,8 @@
 
 char *base64_encode(const void *data, size_t len)
 {
-	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	static const char abc[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	const unsigned char *s = data;
 	char *out = xmalloc((len + 2) / 3 * 4 + 1), *o = out;
 	for (size_t i = 0; i < len; i += 3) {

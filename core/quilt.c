@@ -10,11 +10,13 @@ char *quilt_find_series(const char *path, struct kerr *e)
 	if (!is_dir(path)) {
 		if (file_exists(path))
 			return xstrdup(path);
-		kerr_set(e, "%s: no such quilt series (a directory with a series file, or "
-			    "the series file)", path);
+		kerr_set(e,
+			 "%s: no such quilt series (a directory with a series file, or "
+			 "the series file)",
+			 path);
 		return NULL;
 	}
-	const char *tries[] = { "series", "patches/series" };
+	const char *tries[] = {"series", "patches/series"};
 	for (size_t i = 0; i < ARRAY_SIZE(tries); i++) {
 		char *p = xasprintf("%s/%s", path, tries[i]);
 		if (file_exists(p) && !is_dir(p))
@@ -85,9 +87,8 @@ void quilt_parse_series(const char *text, struct quilt_entry **entries, size_t *
 				break;
 		ALLOC_GROW(*entries, *n + 1, cap);
 		(*entries)[(*n)++] = (struct quilt_entry){
-			xstrdup(tok[0]), strip, lineno,
-			why ? xasprintf("%s '%s'", why, tok[i < ntok ? i : ntok - 1]) : NULL
-		};
+		    xstrdup(tok[0]), strip, lineno,
+		    why ? xasprintf("%s '%s'", why, tok[i < ntok ? i : ntok - 1]) : NULL};
 		free(line);
 	}
 }
@@ -122,11 +123,12 @@ int quilt_read(struct patch_files *pf, const char *path, const struct patch_read
 		*slash = '\0';
 	for (size_t i = 0; i < n; i++) {
 		if (v[i].error) {
-			patch_files_malformed(pf, series, v[i].line, "%s: %s", v[i].name, v[i].error);
+			patch_files_malformed(pf, series, v[i].line, "%s: %s", v[i].name,
+					      v[i].error);
 			continue;
 		}
-		struct patch_read_opts po = { true, v[i].strip, o ? o->extra_tags : NULL,
-					      o ? o->nextra_tags : 0 };
+		struct patch_read_opts po = {true, v[i].strip, o ? o->extra_tags : NULL,
+					     o ? o->nextra_tags : 0};
 		char *p = slash ? xasprintf("%s/%s", dir, v[i].name) : xstrdup(v[i].name);
 		struct kerr fe;
 		if (mbox_read(pf, p, &po, &fe) < 0) {

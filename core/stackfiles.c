@@ -43,7 +43,7 @@ static size_t diff_paths(git_diff *diff, const char ***out)
 	const char **v = xcalloc(2 * nd + 1, sizeof(*v));
 	for (size_t i = 0; i < nd; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const char *p[2] = { d->old_file.path, d->new_file.path };
+		const char *p[2] = {d->old_file.path, d->new_file.path};
 		for (int k = 0; k < 2; k++) {
 			bool seen = !p[k];
 			for (size_t j = 0; j < n && !seen; j++)
@@ -79,8 +79,9 @@ static int apply_to_tree(git_repository *r, git_tree *tree, git_diff *diff, git_
 			continue;
 		existed[i] = git_tree_entry_type(te) == GIT_OBJECT_BLOB;
 		if (existed[i])
-			in[nin++] = (git_tree_update){ GIT_TREE_UPDATE_UPSERT, *git_tree_entry_id(te),
-						      git_tree_entry_filemode(te), paths[i] };
+			in[nin++] =
+			    (git_tree_update){GIT_TREE_UPDATE_UPSERT, *git_tree_entry_id(te),
+					      git_tree_entry_filemode(te), paths[i]};
 		git_tree_entry_free(te);
 	}
 	if (git_treebuilder_new(&tb, r, NULL) < 0 || git_treebuilder_write(&empty_id, tb) < 0 ||
@@ -92,11 +93,11 @@ static int apply_to_tree(git_repository *r, git_tree *tree, git_diff *diff, git_
 	for (size_t i = 0; i < n; i++) {
 		const git_index_entry *ie = git_index_get_bypath(index, paths[i], 0);
 		if (ie)
-			back[nback++] = (git_tree_update){ GIT_TREE_UPDATE_UPSERT, ie->id, ie->mode,
-							  paths[i] };
+			back[nback++] =
+			    (git_tree_update){GIT_TREE_UPDATE_UPSERT, ie->id, ie->mode, paths[i]};
 		else if (existed[i])
-			back[nback++] = (git_tree_update){ GIT_TREE_UPDATE_REMOVE, { { 0 } }, 0,
-							  paths[i] };
+			back[nback++] =
+			    (git_tree_update){GIT_TREE_UPDATE_REMOVE, {{0}}, 0, paths[i]};
 	}
 	rc = git_tree_create_updated(out, r, tree, nback, back);
 out:
@@ -137,8 +138,8 @@ static int apply_patch(git_repository *r, const git_oid *parent, struct patch *p
 		goto fail;
 	if (!(sig = patch_signature(p)))
 		goto fail;
-	char *msg = *p->body ? xasprintf("%s\n\n%s\n", p->subject, p->body)
-			     : xasprintf("%s\n", p->subject);
+	char *msg =
+	    *p->body ? xasprintf("%s\n\n%s\n", p->subject, p->body) : xasprintf("%s\n", p->subject);
 	int crc = git_commit_create(out, r, NULL, sig, sig, NULL, msg, newtree, 1,
 				    (const git_commit **)&pc);
 	free(msg);
@@ -163,7 +164,7 @@ static void apply_all(struct stack *st, struct patch_files *pf, const git_oid *b
 {
 	size_t n = pf->npatches, kept = 0;
 	size_t *kept_before = xcalloc(n + 1, sizeof(size_t));
-	struct patch_files failed = { 0 };
+	struct patch_files failed = {0};
 	git_oid head = *base;
 
 	for (size_t i = 0; i < n; i++) {
@@ -230,8 +231,8 @@ static char *stack_name(const char *path, enum stack_files_kind kind)
 	char *slash = strrchr(dir, '/');
 	if (series && slash)
 		*slash = '\0';
-	while ((slash = strrchr(dir, '/')) && (!slash[1] || (!strcmp(slash + 1, "patches") &&
-							   slash != dir)))
+	while ((slash = strrchr(dir, '/')) &&
+	       (!slash[1] || (!strcmp(slash + 1, "patches") && slash != dir)))
 		*slash = '\0';
 	slash = strrchr(dir, '/');
 	char *name = xstrdup(slash ? slash + 1 : *dir && strcmp(dir, ".") ? dir : "series");
@@ -241,11 +242,10 @@ static char *stack_name(const char *path, enum stack_files_kind kind)
 }
 
 int stack_open_files(struct stack *st, const char *path, enum stack_files_kind kind,
-		     const char *base, const char *repo, struct patch_files *report,
-		     struct kerr *e)
+		     const char *base, const char *repo, struct patch_files *report, struct kerr *e)
 {
-	struct patch_files pf = { 0 };
-	struct patch_read_opts o = { false, 1, NULL, 0 };
+	struct patch_files pf = {0};
+	struct patch_read_opts o = {false, 1, NULL, 0};
 	git_oid base_oid;
 
 	memset(st, 0, sizeof(*st));
@@ -253,8 +253,8 @@ int stack_open_files(struct stack *st, const char *path, enum stack_files_kind k
 		memset(report, 0, sizeof(*report));
 	if (base && open_base(st, base, repo, &base_oid, e) < 0)
 		goto fail;
-	int rc = kind == STACK_FILES_QUILT ? quilt_read(&pf, path, &o, e)
-					   : mbox_read(&pf, path, &o, e);
+	int rc =
+	    kind == STACK_FILES_QUILT ? quilt_read(&pf, path, &o, e) : mbox_read(&pf, path, &o, e);
 	if (rc < 0)
 		goto fail;
 	if (base)

@@ -36,7 +36,7 @@ static const char *scope_of(const char *action)
 	return str_startswith(action, "stack-") ? "stack" : NULL;
 }
 
-static const struct config_checks checks = { known_action, known_key };
+static const struct config_checks checks = {known_action, known_key};
 
 static void test_merge_user_and_repo(void)
 {
@@ -50,10 +50,11 @@ static void test_merge_user_and_repo(void)
 	    "# mine\ntheme: projector\neditor: nvim\njobs: 12\narches: [arm64, riscv]\n"
 	    "toolchains: llvm, gcc\nwrapper: ccache\nbindings:\n  quit: Q\n"
 	    "  stack-next: [j, <Down>]\n");
-	put(repo, ".klang/config.yaml", "theme: mono\nconfig: allmodconfig\nbindings:\n  quit: [q, C-c]\n");
+	put(repo, ".klang/config.yaml",
+	    "theme: mono\nconfig: allmodconfig\nbindings:\n  quit: [q, C-c]\n");
 	setenv("XDG_CONFIG_HOME", home, 1);
 
-	struct config c = { 0 };
+	struct config c = {0};
 	config_defaults(&c);
 	CU_ASSERT_EQUAL_FATAL(config_load(&c, repo, &checks, &e), 0);
 	CU_ASSERT_STRING_EQUAL(c.theme, "mono"); /* the repository wins */
@@ -85,7 +86,7 @@ static void test_merge_user_and_repo(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(dump, "theme: mono\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(dump, "arches: [arm64, riscv]\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(dump, "  quit: [q, C-c]\n"));
-	struct config back = { 0 };
+	struct config back = {0};
 	CU_ASSERT_EQUAL(config_load_text(&back, dump, strlen(dump), "dump", &checks, &e), 0);
 	char *dump2 = config_dump(&back);
 	CU_ASSERT_STRING_EQUAL(strstr(dump2, "theme:"), strstr(dump, "theme:"));
@@ -107,7 +108,7 @@ static void test_merge_user_and_repo(void)
 
 static void expect_error(const char *text, const char *want)
 {
-	struct config c = { 0 };
+	struct config c = {0};
 	struct kerr e;
 	config_defaults(&c);
 	CU_ASSERT_EQUAL(config_load_text(&c, text, strlen(text), "cfg.yaml", &checks, &e), -1);
@@ -122,19 +123,24 @@ static void test_errors(void)
 {
 	expect_error("theme: x\n\ncolour: red\n", "cfg.yaml:3:1: unknown key 'colour'");
 	expect_error("jobs: many\n", "cfg.yaml:1:7: 'jobs' takes a number from 1 to 4096");
-	expect_error("wrapper: sccache2\n", "cfg.yaml:1:10: wrapper 'sccache2': use ccache, distcc, icecc or none");
+	expect_error("wrapper: sccache2\n",
+		     "cfg.yaml:1:10: wrapper 'sccache2': use ccache, distcc, icecc or none");
 	expect_error("arches: {a: b}\n", "cfg.yaml:1:9: 'arches' takes a list of arch names");
 	expect_error("arches: [arm64, 'x 86']\n", "cfg.yaml:1:9: unknown arch 'x 86' in 'arches'");
-	expect_error("theme: [a\n", "cfg.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence");
+	expect_error(
+	    "theme: [a\n",
+	    "cfg.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence");
 	expect_error("bindings:\n  qiut: q\n", "cfg.yaml:2:3: unknown action 'qiut'");
-	expect_error("bindings:\n  quit: [q, Hyper-x]\n", "cfg.yaml:2:9: 'quit': unknown key 'Hyper-x'");
+	expect_error("bindings:\n  quit: [q, Hyper-x]\n",
+		     "cfg.yaml:2:9: 'quit': unknown key 'Hyper-x'");
 	expect_error("- a\n- b\n", "cfg.yaml:1:1: expected settings (key: value)");
-	expect_error("theme: x\nbindings: q\n", "cfg.yaml:2:11: 'bindings' takes a mapping of action: key");
+	expect_error("theme: x\nbindings: q\n",
+		     "cfg.yaml:2:11: 'bindings' takes a mapping of action: key");
 }
 
 static void test_quoting_and_unbinding(void)
 {
-	struct config c = { 0 };
+	struct config c = {0};
 	struct kerr e;
 	const char *text = "# only comments here\n";
 	CU_ASSERT_EQUAL(config_load_text(&c, text, strlen(text), "empty.yaml", NULL, &e), 0);
@@ -147,7 +153,7 @@ static void test_quoting_and_unbinding(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(dump, "  quit: []\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(dump, "  stack-next: ['#', ':', '''', 'C-]', '-', 'yes']\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(dump, "editor: emacs -nw\n"));
-	struct config back = { 0 };
+	struct config back = {0};
 	CU_ASSERT_EQUAL(config_load_text(&back, dump, strlen(dump), "dump", NULL, &e), 0);
 	const struct config_binding *b = config_binding(&back, "stack-next");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);

@@ -17,11 +17,22 @@ static void test_man_renders(void)
 			      test_src_dir());
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
 	CU_ASSERT_STRING_EQUAL(err, "");
-	const char *want[] = { "klang stack [--repo DIR]", "klang series", "klang clang-version",
-			       "klang build", "klang diag parse", "klang diag diff", "klang demo",
-			       "--mbox FILE", "--quilt DIR", "--dump-config", "EXIT STATUS",
-			       "CONFIGURATION", "Everywhere", "move-down", "From git@z",
-			       "$XDG_CONFIG_HOME/klang/config.yaml" };
+	const char *want[] = {"klang stack [--repo DIR]",
+			      "klang series",
+			      "klang clang-version",
+			      "klang build",
+			      "klang diag parse",
+			      "klang diag diff",
+			      "klang demo",
+			      "--mbox FILE",
+			      "--quilt DIR",
+			      "--dump-config",
+			      "EXIT STATUS",
+			      "CONFIGURATION",
+			      "Everywhere",
+			      "move-down",
+			      "From git@z",
+			      "$XDG_CONFIG_HOME/klang/config.yaml"};
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		CU_ASSERT_PTR_NOT_NULL(strstr(out, want[i]));
 		if (!strstr(out, want[i]))
@@ -35,10 +46,11 @@ static void test_man_renders(void)
 static void test_key_table_regenerated(void)
 {
 	char *dir = test_tmpdir(), *out, *err;
-	char *cmd = xasprintf("cp '%s/doc/klang.1' '%s/k.1' && printf 'Everywhere\\tq <C-c>\\tquit\\tLeave "
-			      "now\\nPatch view\\ty\\tcopy-id\\tCopy the patch id\\n' | '%s/doc/keys2man.sh' - "
-			      "'%s/k.1' && sed -n '/KEYS-BEGIN/,/KEYS-END/p' '%s/k.1'",
-			      test_src_dir(), dir, test_src_dir(), dir, dir);
+	char *cmd = xasprintf(
+	    "cp '%s/doc/klang.1' '%s/k.1' && printf 'Everywhere\\tq <C-c>\\tquit\\tLeave "
+	    "now\\nPatch view\\ty\\tcopy-id\\tCopy the patch id\\n' | '%s/doc/keys2man.sh' - "
+	    "'%s/k.1' && sed -n '/KEYS-BEGIN/,/KEYS-END/p' '%s/k.1'",
+	    test_src_dir(), dir, test_src_dir(), dir, dir);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, ".SS Everywhere\n.TP\n.B \"q  <C\\-c>\"\nLeave now\n"
 					   ".RI [ quit ]\n.SS Patch view\n.TP\n.B \"y\"\n"
@@ -47,7 +59,8 @@ static void test_key_table_regenerated(void)
 	free(out);
 	free(err);
 	free(cmd);
-	cmd = xasprintf("printf 'one field\\n' | '%s/doc/keys2man.sh' - '%s/k.1'", test_src_dir(), dir);
+	cmd = xasprintf("printf 'one field\\n' | '%s/doc/keys2man.sh' - '%s/k.1'", test_src_dir(),
+			dir);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected 4 tab-separated fields"));
 	free(out);
@@ -62,10 +75,11 @@ static void test_key_table_regenerated(void)
 static char *complete(const char *env, const char *line)
 {
 	char *out;
-	char *cmd = xasprintf("%s bash -c 'source \"%s/doc/klang.bash\"; read -ra COMP_WORDS <<< \"$1\"; "
-			      "[[ $1 == *\" \" ]] && COMP_WORDS+=(\"\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); "
-			      "_klang; echo \"${COMPREPLY[*]}\"' _ '%s'",
-			      env, test_src_dir(), line);
+	char *cmd = xasprintf(
+	    "%s bash -c 'source \"%s/doc/klang.bash\"; read -ra COMP_WORDS <<< \"$1\"; "
+	    "[[ $1 == *\" \" ]] && COMP_WORDS+=(\"\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); "
+	    "_klang; echo \"${COMPREPLY[*]}\"' _ '%s'",
+	    env, test_src_dir(), line);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
 	free(cmd);
 	return out;
@@ -106,7 +120,7 @@ static void test_bash_completion(void)
 	struct kerr e;
 	char *themes = xasprintf("%s/themes", dir);
 	CU_ASSERT_EQUAL_FATAL(mkdir_p(themes, &e), 0);
-	const char *names[] = { "default", "mono", "projector" };
+	const char *names[] = {"default", "mono", "projector"};
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		char *p = xasprintf("%s/%s.yaml", themes, names[i]);
 		CU_ASSERT_EQUAL(write_file_atomic(p, "name: x\n", 8, &e), 0);
@@ -118,9 +132,9 @@ static void test_bash_completion(void)
 	git_repository *r;
 	char *repo = xasprintf("%s/repo", dir);
 	CU_ASSERT_EQUAL_FATAL(gw_init(repo, &r, &e), 0);
-	struct gw_file f[] = { { "a", "a\n", 0 } };
-	struct gw_commit c = { .ref = "refs/heads/android-mainline", .files = f, .nfiles = 1,
-			       .message = "x\n" };
+	struct gw_file f[] = {{"a", "a\n", 0}};
+	struct gw_commit c = {
+	    .ref = "refs/heads/android-mainline", .files = f, .nfiles = 1, .message = "x\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c, NULL, &e), 0);
 	CU_ASSERT_EQUAL(gw_tag(r, "v6.1", "android-mainline", &e), 0);
 	git_repository_free(r);

@@ -54,18 +54,25 @@ static void test_moved_hunks(void)
 	memcpy(p, "LINE 10\n", 8);
 	p = strstr(a2, "line 50\n");
 	memcpy(p, "LINE 50\n", 8);
-	struct gw_file base[] = { { "a.c", a, 0 }, { "noeol.txt", "one\ntwo\nthree", 0 },
-				  { "old.h", "#define A 1\n#define B 2\n#define C 3\n#define D 4\n", 0 },
-				  { "gone.c", "int gone;\n", 0 } };
-	struct gw_commit c0 = { .ref = "refs/heads/orig", .files = base, .nfiles = 4, .message = "base\n" };
+	struct gw_file base[] = {
+	    {"a.c", a, 0},
+	    {"noeol.txt", "one\ntwo\nthree", 0},
+	    {"old.h", "#define A 1\n#define B 2\n#define C 3\n#define D 4\n", 0},
+	    {"gone.c", "int gone;\n", 0}};
+	struct gw_commit c0 = {
+	    .ref = "refs/heads/orig", .files = base, .nfiles = 4, .message = "base\n"};
 	char orig[41], patched[41], moved[41];
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c0, orig, &e), 0);
-	struct gw_file change[] = { { "a.c", a2, 0 }, { "noeol.txt", "one\ntwo\nTHREE", 0 },
-				    { "old.h", NULL, 0 },
-				    { "new.h", "#define A 1\n#define B 2\n#define C 3\n#define D 5\n", 0 },
-				    { "gone.c", NULL, 0 } };
-	struct gw_commit c1 = { .ref = "refs/heads/orig", .files = change, .nfiles = 5,
-				.message = "HACK: change things\n" };
+	struct gw_file change[] = {
+	    {"a.c", a2, 0},
+	    {"noeol.txt", "one\ntwo\nTHREE", 0},
+	    {"old.h", NULL, 0},
+	    {"new.h", "#define A 1\n#define B 2\n#define C 3\n#define D 5\n", 0},
+	    {"gone.c", NULL, 0}};
+	struct gw_commit c1 = {.ref = "refs/heads/orig",
+			       .files = change,
+			       .nfiles = 5,
+			       .message = "HACK: change things\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c1, patched, &e), 0);
 	git_oid oid;
 	git_commit *pc;
@@ -79,9 +86,12 @@ static void test_moved_hunks(void)
 	/* the base it goes on: 7 lines above the first hunk, 3 between */
 	char *moved_a = numbered(1, 60, "extra x\nextra y\nextra z\n", 30);
 	char *top = xasprintf("top 1\ntop 2\ntop 3\ntop 4\ntop 5\ntop 6\ntop 7\n%s", moved_a);
-	struct gw_file mv[] = { { "a.c", top, 0 }, { "noeol.txt", "zero\none\ntwo\nthree", 0 } };
-	struct gw_commit c2 = { .ref = "refs/heads/moved", .parent = orig, .files = mv, .nfiles = 2,
-				.message = "move\n" };
+	struct gw_file mv[] = {{"a.c", top, 0}, {"noeol.txt", "zero\none\ntwo\nthree", 0}};
+	struct gw_commit c2 = {.ref = "refs/heads/moved",
+			       .parent = orig,
+			       .files = mv,
+			       .nfiles = 2,
+			       .message = "move\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c2, moved, &e), 0);
 
 	char *q = xasprintf("%s/.git/q", dir);
@@ -118,15 +128,20 @@ static void test_moved_hunks(void)
 	patch_files_free(&rep);
 
 	/* a hunk whose lines are nowhere */
-	struct gw_file other[] = { { "a.c", "nothing like it\n", 0 } };
-	struct gw_commit c3 = { .ref = "refs/heads/other", .parent = orig, .files = other, .nfiles = 1,
-				.message = "other\n" };
+	struct gw_file other[] = {{"a.c", "nothing like it\n", 0}};
+	struct gw_commit c3 = {.ref = "refs/heads/other",
+			       .parent = orig,
+			       .files = other,
+			       .nfiles = 1,
+			       .message = "other\n"};
 	char otherid[41];
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c3, otherid, &e), 0);
-	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, q, STACK_FILES_QUILT, otherid, dir, &rep, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, q, STACK_FILES_QUILT, otherid, dir, &rep, &e),
+			      0);
 	CU_ASSERT_EQUAL(st.npatches, 0);
 	CU_ASSERT_EQUAL_FATAL(rep.nmalformed, 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(rep.malformed[0].reason, "does not apply: a.c: hunk 1 (line 7) matches nowhere"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(rep.malformed[0].reason,
+				      "does not apply: a.c: hunk 1 (line 7) matches nowhere"));
 	stack_free(&st);
 	patch_files_free(&rep);
 

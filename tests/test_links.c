@@ -16,12 +16,14 @@
 static void test_issue_urls(void)
 {
 	const char *cases[][2] = {
-		{ "-Wframe-larger-than", CBL_ISSUES "?q=label%3A%22-Wframe-larger-than%22" },
-		{ "[-Wsometimes-uninitialized]", CBL_ISSUES "?q=label%3A%22-Wsometimes-uninitialized%22" },
-		{ "-Werror=unused-but-set-variable", CBL_ISSUES "?q=label%3A%22-Wunused-but-set-variable%22" },
-		{ "-Wno-format", CBL_ISSUES "?q=label%3A%22-Wformat%22" },
-		{ "Wimplicit-fallthrough", CBL_ISSUES "?q=label%3A%22-Wimplicit-fallthrough%22" },
-		{ "objtool", CBL_ISSUES "?q=%22objtool%22" },
+	    {"-Wframe-larger-than", CBL_ISSUES "?q=label%3A%22-Wframe-larger-than%22"},
+	    {"[-Wsometimes-uninitialized]",
+	     CBL_ISSUES "?q=label%3A%22-Wsometimes-uninitialized%22"},
+	    {"-Werror=unused-but-set-variable",
+	     CBL_ISSUES "?q=label%3A%22-Wunused-but-set-variable%22"},
+	    {"-Wno-format", CBL_ISSUES "?q=label%3A%22-Wformat%22"},
+	    {"Wimplicit-fallthrough", CBL_ISSUES "?q=label%3A%22-Wimplicit-fallthrough%22"},
+	    {"objtool", CBL_ISSUES "?q=%22objtool%22"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *url = links_cbl_issue_url(cases[i][0]);
@@ -35,7 +37,7 @@ static void test_issue_urls(void)
 
 static void test_patch_links(void)
 {
-	struct patch_files pf = { 0 };
+	struct patch_files pf = {0};
 	struct kerr e;
 	char *path = test_local_fixture("patches/cbl-ci2__mainline.mbox");
 	CU_ASSERT_EQUAL_FATAL(mbox_read(&pf, path, NULL, &e), 0);
@@ -45,13 +47,17 @@ static void test_patch_links(void)
 	CU_ASSERT_EQUAL_FATAL(n, 3);
 	CU_ASSERT_STRING_EQUAL(l[0].key, "Link");
 	CU_ASSERT_STRING_EQUAL(l[0].url, "https://github.com/ClangBuiltLinux/linux/issues/1438");
-	CU_ASSERT_STRING_EQUAL(l[2].url, "https://lore.kernel.org/stable/CAHk-=whiQBofgis_rkniz8GBP9wZtSZdcDEffgSLO62BUGV3gg@mail.gmail.com/");
+	CU_ASSERT_STRING_EQUAL(
+	    l[2].url, "https://lore.kernel.org/stable/"
+		      "CAHk-=whiQBofgis_rkniz8GBP9wZtSZdcDEffgSLO62BUGV3gg@mail.gmail.com/");
 	free(l);
 	patch_files_free(&pf);
 	free(path);
 
 	/* a URL in the body is not a Link: trailer */
-	path = test_local_fixture("patches/cbl-ci2__android-mainline__0001-HACK-ARM-CURRENT_POINTER_IN_TPIDRURO-clang-14.patch");
+	path = test_local_fixture(
+	    "patches/"
+	    "cbl-ci2__android-mainline__0001-HACK-ARM-CURRENT_POINTER_IN_TPIDRURO-clang-14.patch");
 	CU_ASSERT_EQUAL_FATAL(mbox_read(&pf, path, NULL, &e), 0);
 	CU_ASSERT_EQUAL(links_patch(&pf.patches[0], &l), 0);
 	free(l);
@@ -61,8 +67,13 @@ static void test_patch_links(void)
 
 static void test_osc52_sequences(void)
 {
-	const char *vec[][2] = { { "", "" }, { "f", "Zg==" }, { "fo", "Zm8=" }, { "foo", "Zm9v" },
-				 { "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" }, { "foobar", "Zm9vYmFy" } };
+	const char *vec[][2] = {{"", ""},
+				{"f", "Zg=="},
+				{"fo", "Zm8="},
+				{"foo", "Zm9v"},
+				{"foob", "Zm9vYg=="},
+				{"fooba", "Zm9vYmE="},
+				{"foobar", "Zm9vYmFy"}};
 	for (size_t i = 0; i < ARRAY_SIZE(vec); i++) {
 		char *b = base64_encode(vec[i][0], strlen(vec[i][0]));
 		CU_ASSERT_STRING_EQUAL(b, vec[i][1]);

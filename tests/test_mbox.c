@@ -44,8 +44,10 @@ static void test_cbl_mbox(void)
 	CU_ASSERT_EQUAL(pf.nmalformed, 0);
 	struct patch *p = pf.patches;
 	/* folded "[PATCH 1/3] FROMGIT: ... pointer\n comparison" */
-	CU_ASSERT_STRING_EQUAL(p[0].subject, "FROMGIT: IB/qib: Fix clang confusion of NULL pointer comparison");
-	CU_ASSERT_STRING_EQUAL(p[0].title, "IB/qib: Fix clang confusion of NULL pointer comparison");
+	CU_ASSERT_STRING_EQUAL(p[0].subject,
+			       "FROMGIT: IB/qib: Fix clang confusion of NULL pointer comparison");
+	CU_ASSERT_STRING_EQUAL(p[0].title,
+			       "IB/qib: Fix clang confusion of NULL pointer comparison");
 	assert_tags(&p[0], "FROMGIT");
 	CU_ASSERT_STRING_EQUAL(p[0].id, "4d2cb0a5ecdac0ff328eba7ce88fb77dd8a3476c");
 	CU_ASSERT_STRING_EQUAL(p[0].author, "Jason Gunthorpe");
@@ -53,14 +55,16 @@ static void test_cbl_mbox(void)
 	CU_ASSERT_EQUAL(p[0].time, 1631561156); /* Mon, 13 Sep 2021 16:25:56 -0300 */
 	CU_ASSERT_EQUAL(p[0].tz_offset, -180);
 	CU_ASSERT_EQUAL(p[0].ntrailers, 6);
-	CU_ASSERT_STRING_EQUAL(patch_trailer(&p[0], "Link"),
-			       "https://git.kernel.org/rdma/rdma/c/3110b942d36b961858664486d72f815d78c956c3");
+	CU_ASSERT_STRING_EQUAL(
+	    patch_trailer(&p[0], "Link"),
+	    "https://git.kernel.org/rdma/rdma/c/3110b942d36b961858664486d72f815d78c956c3");
 	CU_ASSERT_EQUAL(p[0].files, 1);
 	CU_ASSERT_EQUAL(p[0].insertions, 1);
 	CU_ASSERT_EQUAL(p[0].deletions, 1);
 	CU_ASSERT_TRUE(p[0].stats_loaded);
 	/* the body keeps its indented compiler output, the signature is gone */
-	CU_ASSERT_PTR_NOT_NULL(strstr(p[0].body, " >> drivers/infiniband/hw/qib/qib_sysfs.c:413:1"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(p[0].body, " >> drivers/infiniband/hw/qib/qib_sysfs.c:413:1"));
 	CU_ASSERT_PTR_NULL(strstr(p[0].diff, "2.33.0"));
 
 	assert_tags(&p[1], "FROMLIST");
@@ -98,35 +102,44 @@ static void test_cbl_mbox(void)
 static void test_format_patch_single(void)
 {
 	struct patch_files pf;
-	read_fixture(&pf, "patches/cbl-ci2__android-mainline__0001-HACK-ARM-CURRENT_POINTER_IN_TPIDRURO-clang-14.patch");
+	read_fixture(
+	    &pf,
+	    "patches/"
+	    "cbl-ci2__android-mainline__0001-HACK-ARM-CURRENT_POINTER_IN_TPIDRURO-clang-14.patch");
 	CU_ASSERT_EQUAL_FATAL(pf.npatches, 1);
 	struct patch *p = pf.patches;
-	CU_ASSERT_STRING_EQUAL(p->subject, "HACK: ARM: Don't enable CONFIG_CURRENT_POINTER_IN_TPIDRURO with clang-14");
+	CU_ASSERT_STRING_EQUAL(
+	    p->subject, "HACK: ARM: Don't enable CONFIG_CURRENT_POINTER_IN_TPIDRURO with clang-14");
 	assert_tags(p, "HACK");
 	CU_ASSERT_STRING_EQUAL(p->id, "c39922c263e62cb1a4b24d30cd8a3a517f55f2f1");
 	/* the issue URL in the body is not a Link: trailer */
 	CU_ASSERT_PTR_NULL(patch_trailer(p, "Link"));
 	CU_ASSERT_EQUAL(p->ntrailers, 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(p->body, "https://github.com/ClangBuiltLinux/linux/issues/1502"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(p->body, "https://github.com/ClangBuiltLinux/linux/issues/1502"));
 	CU_ASSERT_EQUAL(p->files, 1);
 	CU_ASSERT_EQUAL(p->insertions, 1);
 	CU_ASSERT_EQUAL(p->deletions, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(p->diff, "index f0f9e8bec83a..e21e59d10188 100644\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(p->diff, "CLANG_VERSION < 140000\n \n config ARM_CPU_TOPOLOGY"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(p->diff, "CLANG_VERSION < 140000\n \n config ARM_CPU_TOPOLOGY"));
 	patch_files_free(&pf);
 }
 
 static void test_aosp(void)
 {
 	struct patch_files pf;
-	read_fixture(&pf, "patches/aosp-common-patches__android-mainline__BACKPORT-FROMLIST-pwm-Add-support-for-different-PWM-output-types.patch");
+	read_fixture(&pf, "patches/"
+			  "aosp-common-patches__android-mainline__BACKPORT-FROMLIST-pwm-Add-"
+			  "support-for-different-PWM-output-types.patch");
 	CU_ASSERT_EQUAL_FATAL(pf.npatches, 1);
 	struct patch *p = pf.patches;
 	assert_tags(p, "BACKPORT,FROMLIST");
 	CU_ASSERT_STRING_EQUAL(p->title, "pwm: Add support for different PWM output types");
 	CU_ASSERT_STRING_EQUAL(p->author, "Fenglin Wu");
 	CU_ASSERT_STRING_EQUAL(patch_trailer(p, "Bug"), "140290585");
-	CU_ASSERT_STRING_EQUAL(patch_trailer(p, "Change-Id"), "Ie8d61975057c51258e5bde9451ce96be4acdf98b");
+	CU_ASSERT_STRING_EQUAL(patch_trailer(p, "Change-Id"),
+			       "Ie8d61975057c51258e5bde9451ce96be4acdf98b");
 	CU_ASSERT_EQUAL(count_trailers(p, "Signed-off-by"), 2);
 	/* From 0000...: no commit, so the id is the patch id, never zeros */
 	CU_ASSERT_EQUAL(strlen(p->id), 40);
@@ -136,7 +149,10 @@ static void test_aosp(void)
 	CU_ASSERT_EQUAL(p->deletions, 0);
 	patch_files_free(&pf);
 
-	read_fixture(&pf, "patches/aosp-common-patches__android-mainline_____ANNOTATION-pending-upstream_____.patch");
+	read_fixture(
+	    &pf,
+	    "patches/"
+	    "aosp-common-patches__android-mainline_____ANNOTATION-pending-upstream_____.patch");
 	CU_ASSERT_EQUAL(pf.npatches, 0);
 	CU_ASSERT_EQUAL(pf.nmalformed, 0);
 	CU_ASSERT_EQUAL_FATAL(pf.nannotations, 1);
@@ -145,7 +161,9 @@ static void test_aosp(void)
 	patch_files_free(&pf);
 
 	/* the last one deletes the file: a marker too, not a change */
-	read_fixture(&pf, "patches/aosp-common-patches__android-mainline_____ANNOTATION-remove-ANNOTATIONS-file_____.patch");
+	read_fixture(&pf, "patches/"
+			  "aosp-common-patches__android-mainline_____ANNOTATION-remove-ANNOTATIONS-"
+			  "file_____.patch");
 	CU_ASSERT_EQUAL(pf.npatches, 0);
 	CU_ASSERT_EQUAL_FATAL(pf.nannotations, 1);
 	CU_ASSERT_STRING_EQUAL(pf.annotations[0].text, "remove ANNOTATIONS file");
@@ -170,7 +188,9 @@ static void test_dep3_and_plain_diffs(void)
 	CU_ASSERT_EQUAL(p->insertions, 0);
 	patch_files_free(&pf);
 
-	read_fixture(&pf, "patches/openwrt__target-linux-generic-backport-6.6__220-v6.16-powerpc-boot-fix-build-with-gcc-15.patch");
+	read_fixture(&pf, "patches/"
+			  "openwrt__target-linux-generic-backport-6.6__220-v6.16-powerpc-boot-fix-"
+			  "build-with-gcc-15.patch");
 	CU_ASSERT_EQUAL_FATAL(pf.npatches, 1);
 	p = pf.patches;
 	CU_ASSERT_STRING_EQUAL(p->subject, "powerpc/boot: Fix build with gcc 15");
@@ -179,7 +199,8 @@ static void test_dep3_and_plain_diffs(void)
 	CU_ASSERT_EQUAL(count_trailers(p, "Tested-by"), 2);
 	CU_ASSERT_EQUAL(p->files, 1);
 	CU_ASSERT_EQUAL(p->insertions, 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(p->diff, "@@ -72,6 +72,7 @@ BOOTCPPFLAGS\t:= -nostdinc $(LINUXINCLUDE\n"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(p->diff, "@@ -72,6 +72,7 @@ BOOTCPPFLAGS\t:= -nostdinc $(LINUXINCLUDE\n"));
 	patch_files_free(&pf);
 }
 
@@ -192,13 +213,16 @@ static void test_b4(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(pf.cover);
 	CU_ASSERT_STRING_EQUAL(pf.cover->subject, "arm64: clang warning workarounds");
 	struct patch *p = pf.patches;
-	CU_ASSERT_STRING_EQUAL(p[0].subject, "FROMLIST: kbuild: Disable -Wformat-overflow for clang");
+	CU_ASSERT_STRING_EQUAL(p[0].subject,
+			       "FROMLIST: kbuild: Disable -Wformat-overflow for clang");
 	CU_ASSERT_EQUAL(count_trailers(&p[0], "Link"), 2);
-	CU_ASSERT_STRING_EQUAL(patch_trailer(&p[0], "Reviewed-by"), "Nick Desaulniers <ndesaulniers@google.com>");
+	CU_ASSERT_STRING_EQUAL(patch_trailer(&p[0], "Reviewed-by"),
+			       "Nick Desaulniers <ndesaulniers@google.com>");
 	/* RFC 2047 name, mboxrd quoting undone once */
 	CU_ASSERT_STRING_EQUAL(p[1].author, "Uwe Kleine-K\xc3\xb6nig");
-	CU_ASSERT_TRUE(str_startswith(p[1].body, ">From the clang side this is only a workaround.\n"
-						"From what I can tell it is needed until clang 17.\n"));
+	CU_ASSERT_TRUE(str_startswith(p[1].body,
+				      ">From the clang side this is only a workaround.\n"
+				      "From what I can tell it is needed until clang 17.\n"));
 	CU_ASSERT_STRING_EQUAL(patch_trailer(&p[1], "Clang-Fixed"), "17");
 	assert_tags(&p[1], "HACK");
 	assert_tags(&p[2], "UPSTREAM");
@@ -236,7 +260,8 @@ static void test_unordered_and_malformed(void)
 	read_fixture(&pf, "patches/unordered.mbox");
 	CU_ASSERT_EQUAL_FATAL(pf.npatches, 2);
 	CU_ASSERT_STRING_EQUAL(pf.patches[0].subject, "kbuild: add a comment");
-	CU_ASSERT_STRING_EQUAL(pf.patches[1].subject, "kbuild: use the helper for -Wformat-overflow");
+	CU_ASSERT_STRING_EQUAL(pf.patches[1].subject,
+			       "kbuild: use the helper for -Wformat-overflow");
 	CU_ASSERT_EQUAL(pf.patches[0].index, 1);
 	patch_files_free(&pf);
 
@@ -256,8 +281,9 @@ static void test_unordered_and_malformed(void)
 	FILE *f = open_memstream(&printed, &plen);
 	patch_files_print_malformed(&pf, f);
 	fclose(f);
-	CU_ASSERT_PTR_NOT_NULL(strstr(printed, "malformed.mbox:34: no diff in 'HACK: no diff at all' "
-					       "(after patch 1)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(printed,
+				      "malformed.mbox:34: no diff in 'HACK: no diff at all' "
+				      "(after patch 1)\n"));
 	free(printed);
 	char *first = patch_files_first_error(&pf);
 	CU_ASSERT_TRUE(str_endswith(first, "malformed.mbox:33: hunk at line 29 cut short: 0 old "
@@ -339,8 +365,9 @@ static void test_difftext_forms(void)
 	CU_ASSERT_STRING_EQUAL(d.files[0].old_path, "dir/a.c");
 	CU_ASSERT_PTR_NULL(d.files[1].old_path);
 	CU_ASSERT_STRING_EQUAL(d.files[1].new_path, "dir/new.c");
-	CU_ASSERT_PTR_NOT_NULL(strstr(d.git, "diff --git a/dir/new.c b/dir/new.c\nnew file mode 100644\n"
-					     "--- /dev/null\n+++ b/dir/new.c\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.git,
+				      "diff --git a/dir/new.c b/dir/new.c\nnew file mode 100644\n"
+				      "--- /dev/null\n+++ b/dir/new.c\n"));
 	difftext_free(&d);
 	CU_ASSERT_EQUAL_FATAL(difftext_parse(&d, p0, strlen(p0), 1, 1, &e), 0);
 	CU_ASSERT_STRING_EQUAL(d.files[0].new_path, "a.c");
@@ -349,13 +376,14 @@ static void test_difftext_forms(void)
 	CU_ASSERT_STRING_EQUAL(e.msg, "cannot strip 2 leading components from 'dir/a.c.orig'");
 	CU_ASSERT_EQUAL(d.error_line, 10);
 
-	const char *git = "diff --git a/old name.c b/new name.c\nsimilarity index 90%\n"
-			  "rename from old name.c\nrename to new name.c\n"
-			  "diff --git a/logo.png b/logo.png\nnew file mode 100644\n"
-			  "index 0000000..1111111\nGIT binary patch\nliteral 3\n"
-			  "Kcmb=B0000000\n\nliteral 0\nHcmV?d00001\n\n"
-			  "diff --git \"a/tab\\there\" \"b/tab\\there\"\nold mode 100644\nnew mode 100755\n"
-			  "-- \n2.40.0\n";
+	const char *git =
+	    "diff --git a/old name.c b/new name.c\nsimilarity index 90%\n"
+	    "rename from old name.c\nrename to new name.c\n"
+	    "diff --git a/logo.png b/logo.png\nnew file mode 100644\n"
+	    "index 0000000..1111111\nGIT binary patch\nliteral 3\n"
+	    "Kcmb=B0000000\n\nliteral 0\nHcmV?d00001\n\n"
+	    "diff --git \"a/tab\\there\" \"b/tab\\there\"\nold mode 100644\nnew mode 100755\n"
+	    "-- \n2.40.0\n";
 	CU_ASSERT_EQUAL_FATAL(difftext_parse(&d, git, strlen(git), 1, 1, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(d.nfiles, 3);
 	CU_ASSERT_STRING_EQUAL(d.files[0].old_path, "old name.c");
@@ -390,7 +418,8 @@ static void test_mail_helpers(void)
 	CU_ASSERT_STRING_EQUAL(s, "Uwe Kleine-K\xc3\xb6nig <u@x>");
 	free(s);
 	s = mail_decode_words("=?iso-8859-1?q?J=F6rg?= =?iso-8859-1?q?_R=F6del?=");
-	CU_ASSERT_STRING_EQUAL(s, "J\xc3\xb6rg R\xc3\xb6" "del");
+	CU_ASSERT_STRING_EQUAL(s, "J\xc3\xb6rg R\xc3\xb6"
+				  "del");
 	free(s);
 
 	char *name, *email;
@@ -415,12 +444,14 @@ static void test_mail_helpers(void)
 /* Written back as format-patch mails and read again: the same patches. */
 static void test_format_round_trip(void)
 {
-	const char *files[] = { "patches/cbl-ci2__mainline.mbox", "patches/b4-am-v3.mbox",
-				"patches/mutt-v3-07-12.mbox",
-				"patches/debian-kernel__debian__arch-sh4-fix-uimage-build.patch",
-				"patches/aosp-common-patches__android-mainline__BACKPORT-FROMLIST-pwm-Add-support-for-different-PWM-output-types.patch" };
+	const char *files[] = {"patches/cbl-ci2__mainline.mbox", "patches/b4-am-v3.mbox",
+			       "patches/mutt-v3-07-12.mbox",
+			       "patches/debian-kernel__debian__arch-sh4-fix-uimage-build.patch",
+			       "patches/"
+			       "aosp-common-patches__android-mainline__BACKPORT-FROMLIST-pwm-Add-"
+			       "support-for-different-PWM-output-types.patch"};
 	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
-		struct patch_files a, b = { 0 };
+		struct patch_files a, b = {0};
 		read_fixture(&a, files[f]);
 		struct strbuf sb = STRBUF_INIT;
 		for (size_t i = 0; i < a.npatches; i++)
@@ -455,7 +486,8 @@ void suite_mbox(void)
 	CU_add_test(s, "AOSP From 0000..., stacked tags, annotation marker", test_aosp);
 	CU_add_test(s, "DEP-3 header, quilt diffs without diff --git", test_dep3_and_plain_diffs);
 	CU_add_test(s, "b4 am: From git@z, cover letter, >From, RFC 2047", test_b4);
-	CU_add_test(s, "mutt: [PATCH v3 07/12], quoted-printable, in-body From", test_mutt_qp_inbody_from);
+	CU_add_test(s, "mutt: [PATCH v3 07/12], quoted-printable, in-body From",
+		    test_mutt_qp_inbody_from);
 	CU_add_test(s, "unordered series sorted, malformed listed", test_unordered_and_malformed);
 	CU_add_test(s, "CRLF mail, bare diff, empty file, undercounted hunk", test_crlf_and_bare);
 	CU_add_test(s, "diff forms: -pN, renames, binary, quoted paths", test_difftext_forms);

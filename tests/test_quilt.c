@@ -40,12 +40,13 @@ static void test_series_file(void)
 static void test_fixture_series(void)
 {
 	char *dir = test_local_fixture("patches/quilt");
-	struct patch_files pf = { 0 };
+	struct patch_files pf = {0};
 	struct kerr e;
 	CU_ASSERT_EQUAL_FATAL(quilt_read(&pf, dir, NULL, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(pf.npatches, 5);
 	struct patch *p = pf.patches;
-	CU_ASSERT_STRING_EQUAL(p[0].title, "ARM: Don't enable CONFIG_CURRENT_POINTER_IN_TPIDRURO with clang-14");
+	CU_ASSERT_STRING_EQUAL(
+	    p[0].title, "ARM: Don't enable CONFIG_CURRENT_POINTER_IN_TPIDRURO with clang-14");
 	CU_ASSERT_STRING_EQUAL(p[1].subject, "[sh4] Fix uImage build");
 	CU_ASSERT_STRING_EQUAL(patch_trailer(&p[1], "Forwarded"), "not-needed");
 	CU_ASSERT_EQUAL(p[2].ntags, 2);
@@ -54,7 +55,8 @@ static void test_fixture_series(void)
 	CU_ASSERT_STRING_EQUAL(p[3].subject, "scripts: tools-support-relr.sh: quote $CC");
 	CU_ASSERT_PTR_NOT_NULL(strstr(p[3].diff, "diff --git a/scripts/tools-support-relr.sh "
 						 "b/scripts/tools-support-relr.sh\n"));
-	CU_ASSERT_STRING_EQUAL(patch_trailer(&p[3], "Signed-off-by"), "Nathan Chancellor <nathan@kernel.org>");
+	CU_ASSERT_STRING_EQUAL(patch_trailer(&p[3], "Signed-off-by"),
+			       "Nathan Chancellor <nathan@kernel.org>");
 	/* a bare diff, Index: lines, a new file given by its epoch timestamp */
 	CU_ASSERT_STRING_EQUAL(p[4].subject, "bare");
 	CU_ASSERT_EQUAL(p[4].files, 2);
@@ -92,12 +94,12 @@ struct fixture_repo {
 };
 
 static const char *const messages[NCOMMITS] = {
-	"FROMLIST: kbuild: Disable -Wformat-overflow for clang\n\n"
-	"Clang 16 warns about every snprintf() into a small buffer.\n\n"
-	"Link: https://github.com/ClangBuiltLinux/linux/issues/1712\n"
-	"Signed-off-by: Nathan Chancellor <nathan@kernel.org>\n",
-	"HACK: arm64: move foo into its own file\n\nClang-Fixed: 17\n",
-	"UPSTREAM: rename the README\n",
+    "FROMLIST: kbuild: Disable -Wformat-overflow for clang\n\n"
+    "Clang 16 warns about every snprintf() into a small buffer.\n\n"
+    "Link: https://github.com/ClangBuiltLinux/linux/issues/1712\n"
+    "Signed-off-by: Nathan Chancellor <nathan@kernel.org>\n",
+    "HACK: arm64: move foo into its own file\n\nClang-Fixed: 17\n",
+    "UPSTREAM: rename the README\n",
 };
 
 static void make_repo(struct fixture_repo *fr)
@@ -105,33 +107,42 @@ static void make_repo(struct fixture_repo *fr)
 	struct kerr e;
 	fr->dir = test_tmpdir();
 	CU_ASSERT_EQUAL_FATAL(gw_init(fr->dir, &fr->r, &e), 0);
-	static const char extrawarn[] = "KBUILD_CFLAGS += -Wall\nKBUILD_CFLAGS += -Wno-pointer-sign\n"
-					"ifdef CONFIG_CC_IS_CLANG\nKBUILD_CFLAGS += -Wno-gnu\nendif\n";
+	static const char extrawarn[] =
+	    "KBUILD_CFLAGS += -Wall\nKBUILD_CFLAGS += -Wno-pointer-sign\n"
+	    "ifdef CONFIG_CC_IS_CLANG\nKBUILD_CFLAGS += -Wno-gnu\nendif\n";
 	static const char readme[] = "Linux kernel\n============\n\nThere are several guides for "
 				     "kernel developers and users.\nThese guides can be rendered "
 				     "in a number of formats.\n";
-	struct gw_file base[] = { { "scripts/Makefile.extrawarn", extrawarn, 0 },
-				  { "README", readme, 0 },
-				  { "arch/arm64/Kconfig", "config ARM64\n\tdef_bool y\n\tselect FOO\n", 0 } };
-	struct gw_commit c = { .ref = "refs/heads/master", .files = base, .nfiles = 3,
-			       .message = "base\n" };
+	struct gw_file base[] = {
+	    {"scripts/Makefile.extrawarn", extrawarn, 0},
+	    {"README", readme, 0},
+	    {"arch/arm64/Kconfig", "config ARM64\n\tdef_bool y\n\tselect FOO\n", 0}};
+	struct gw_commit c = {
+	    .ref = "refs/heads/master", .files = base, .nfiles = 3, .message = "base\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(fr->r, &c, NULL, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(gw_tag(fr->r, "v1", "master", &e), 0);
 
-	struct gw_file f0[] = { { "scripts/Makefile.extrawarn",
-				  "KBUILD_CFLAGS += -Wall\nKBUILD_CFLAGS += -Wno-pointer-sign\n"
-				  "ifdef CONFIG_CC_IS_CLANG\nKBUILD_CFLAGS += -Wno-gnu\n"
-				  "KBUILD_CFLAGS += -Wno-format-overflow\nendif\n", 0 } };
-	struct gw_file f1[] = { { "arch/arm64/foo.c", "int foo;\n", 0 },
-				{ "arch/arm64/Kconfig", "config ARM64\n\tdef_bool y\n", 0 } };
-	struct gw_file f2[] = { { "README", NULL, 0 }, { "README.rst", readme, 0 } };
-	const struct gw_file *files[NCOMMITS] = { f0, f1, f2 };
-	size_t nfiles[NCOMMITS] = { 1, 2, 2 };
+	struct gw_file f0[] = {{"scripts/Makefile.extrawarn",
+				"KBUILD_CFLAGS += -Wall\nKBUILD_CFLAGS += -Wno-pointer-sign\n"
+				"ifdef CONFIG_CC_IS_CLANG\nKBUILD_CFLAGS += -Wno-gnu\n"
+				"KBUILD_CFLAGS += -Wno-format-overflow\nendif\n",
+				0}};
+	struct gw_file f1[] = {{"arch/arm64/foo.c", "int foo;\n", 0},
+			       {"arch/arm64/Kconfig", "config ARM64\n\tdef_bool y\n", 0}};
+	struct gw_file f2[] = {{"README", NULL, 0}, {"README.rst", readme, 0}};
+	const struct gw_file *files[NCOMMITS] = {f0, f1, f2};
+	size_t nfiles[NCOMMITS] = {1, 2, 2};
 	for (int i = 0; i < NCOMMITS; i++) {
-		struct gw_commit ci = { .ref = "refs/heads/work", .parent = i ? fr->ids[i - 1] : "v1",
-					.files = files[i], .nfiles = nfiles[i], .message = messages[i],
-					.author = i == 1 ? "Uwe Kleine-K\xc3\xb6nig" : "Nathan Chancellor",
-					.email = "dev@kernel.org", .time = 1678817011 + i, .tz = -420 };
+		struct gw_commit ci = {.ref = "refs/heads/work",
+				       .parent = i ? fr->ids[i - 1] : "v1",
+				       .files = files[i],
+				       .nfiles = nfiles[i],
+				       .message = messages[i],
+				       .author =
+					   i == 1 ? "Uwe Kleine-K\xc3\xb6nig" : "Nathan Chancellor",
+				       .email = "dev@kernel.org",
+				       .time = 1678817011 + i,
+				       .tz = -420};
 		CU_ASSERT_EQUAL_FATAL(gw_commit(fr->r, &ci, fr->ids[i], &e), 0);
 	}
 }
@@ -154,11 +165,12 @@ static char *mail_for(struct fixture_repo *fr, int i)
 {
 	char *diff = commit_diff(fr->r, fr->ids[i]);
 	const char *msg = messages[i], *nl = strchr(msg, '\n');
-	char *s = xasprintf("From %s Mon Sep 17 00:00:00 2001\nFrom: %s <dev@kernel.org>\n"
-			    "Date: Tue, 14 Mar 2023 11:03:%02d -0700\nSubject: [PATCH %d/%d] %.*s\n\n"
-			    "%s---\n%s-- \n2.40.0\n\n",
-			    fr->ids[i], i == 1 ? "=?UTF-8?q?Uwe=20Kleine-K=C3=B6nig?=" : "Nathan Chancellor",
-			    31 + i, i + 1, NCOMMITS, (int)(nl - msg), msg, nl[1] ? nl + 2 : "", diff);
+	char *s = xasprintf(
+	    "From %s Mon Sep 17 00:00:00 2001\nFrom: %s <dev@kernel.org>\n"
+	    "Date: Tue, 14 Mar 2023 11:03:%02d -0700\nSubject: [PATCH %d/%d] %.*s\n\n"
+	    "%s---\n%s-- \n2.40.0\n\n",
+	    fr->ids[i], i == 1 ? "=?UTF-8?q?Uwe=20Kleine-K=C3=B6nig?=" : "Nathan Chancellor",
+	    31 + i, i + 1, NCOMMITS, (int)(nl - msg), msg, nl[1] ? nl + 2 : "", diff);
 	free(diff);
 	return s;
 }
@@ -210,18 +222,21 @@ static void test_apply_quilt_on_base(void)
 		free(m);
 	}
 	/* a patch that does not apply, then one that does on what came before */
-	write(q, "stale.patch", "Subject: [PATCH] HACK: stale\n\n---\n--- a/README.rst\n+++ b/README.rst\n"
-				"@@ -1,2 +1,2 @@\n-Linux kernel, old\n+Linux\n ============\n");
-	write(q, "after.patch", "Subject: [PATCH] CUSTOM: after\n\n---\n--- a/README.rst\n+++ b/README.rst\n"
-				"@@ -1,2 +1,2 @@\n-Linux kernel\n+Linux\n ============\n");
+	write(q, "stale.patch",
+	      "Subject: [PATCH] HACK: stale\n\n---\n--- a/README.rst\n+++ b/README.rst\n"
+	      "@@ -1,2 +1,2 @@\n-Linux kernel, old\n+Linux\n ============\n");
+	write(q, "after.patch",
+	      "Subject: [PATCH] CUSTOM: after\n\n---\n--- a/README.rst\n+++ b/README.rst\n"
+	      "@@ -1,2 +1,2 @@\n-Linux kernel\n+Linux\n ============\n");
 	sb_adds(&series, "stale.patch\nafter.patch\n");
 	write(q, "series", sb_str(&series));
 	sb_free(&series);
 
 	size_t refs = count_refs(fr.r);
-	struct stack st = { 0 };
-	struct patch_files report = { 0 };
-	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, q, STACK_FILES_QUILT, "v1", fr.dir, &report, &e), 0);
+	struct stack st = {0};
+	struct patch_files report = {0};
+	CU_ASSERT_EQUAL_FATAL(
+	    stack_open_files(&st, q, STACK_FILES_QUILT, "v1", fr.dir, &report, &e), 0);
 	CU_ASSERT_PTR_NOT_NULL(st.repo);
 	CU_ASSERT_EQUAL_FATAL(st.npatches, NCOMMITS + 1);
 	/* same tree, message, author and dates: the very same commits */
@@ -259,7 +274,8 @@ static void test_apply_quilt_on_base(void)
 	write(q, "series.mbox", sb_str(&mbox));
 	sb_free(&mbox);
 	char *mb = xasprintf("%s/series.mbox", q);
-	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, mb, STACK_FILES_MBOX, "v1", fr.dir, NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, mb, STACK_FILES_MBOX, "v1", fr.dir, NULL, &e),
+			      0);
 	CU_ASSERT_EQUAL_FATAL(st.npatches, NCOMMITS);
 	for (int i = 0; i < NCOMMITS; i++)
 		CU_ASSERT_STRING_EQUAL(st.patches[i].id, fr.ids[i]);
@@ -281,7 +297,8 @@ static void test_apply_quilt_on_base(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "stale.patch: 'HACK: stale' does not apply"));
 	CU_ASSERT_EQUAL(stack_open_files(&st, q, STACK_FILES_QUILT, "v9", fr.dir, NULL, &e), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "base 'v9' not found in"));
-	CU_ASSERT_EQUAL(stack_open_files(&st, q, STACK_FILES_QUILT, "v1", "/nonexistent", NULL, &e), -1);
+	CU_ASSERT_EQUAL(stack_open_files(&st, q, STACK_FILES_QUILT, "v1", "/nonexistent", NULL, &e),
+			-1);
 	CU_ASSERT_STRING_EQUAL(e.msg, "not a git repository: /nonexistent");
 
 	free(mb);
@@ -310,8 +327,9 @@ static void test_apply_p0(void)
 	}
 	write(q, "one.patch", sb_str(&sb));
 	write(q, "series", "one.patch -p0\n");
-	struct stack st = { 0 };
-	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, q, STACK_FILES_QUILT, "v1", fr.dir, NULL, &e), 0);
+	struct stack st = {0};
+	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, q, STACK_FILES_QUILT, "v1", fr.dir, NULL, &e),
+			      0);
 	CU_ASSERT_EQUAL_FATAL(st.npatches, 1);
 	assert_same_tree(fr.r, st.patches[0].id, fr.ids[0]);
 	CU_ASSERT_STRING_EQUAL(st.patches[0].subject, "Refresh with -p0.");
@@ -319,15 +337,18 @@ static void test_apply_p0(void)
 	stack_free(&st);
 
 	/* quilt's own layout, DIR/patches/series, is named after DIR */
-	char *lx = xasprintf("%s/.git/linux-6.1/patches", fr.dir), *top = xasprintf("%s/.git/linux-6.1", fr.dir);
+	char *lx = xasprintf("%s/.git/linux-6.1/patches", fr.dir),
+	     *top = xasprintf("%s/.git/linux-6.1", fr.dir);
 	CU_ASSERT_EQUAL_FATAL(mkdir_p(lx, &e), 0);
 	write(lx, "one.patch", sb_str(&sb));
 	write(lx, "series", "one.patch -p0\n");
-	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, top, STACK_FILES_QUILT, NULL, NULL, NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, top, STACK_FILES_QUILT, NULL, NULL, NULL, &e),
+			      0);
 	CU_ASSERT_STRING_EQUAL(st.head_ref, "linux-6.1");
 	stack_free(&st);
 	char *sf = xasprintf("%s/series", lx);
-	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, sf, STACK_FILES_QUILT, NULL, NULL, NULL, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(stack_open_files(&st, sf, STACK_FILES_QUILT, NULL, NULL, NULL, &e),
+			      0);
 	CU_ASSERT_STRING_EQUAL(st.head_ref, "linux-6.1");
 	CU_ASSERT_EQUAL(st.npatches, 1);
 	stack_free(&st);
