@@ -19,9 +19,11 @@ enum stack_files_kind { STACK_FILES_MBOX, STACK_FILES_QUILT };
  * directory) is opened, st->repo is set, each patch becomes a commit on top of
  * the previous one (author as in the patch, committer the same, so the ids
  * are the same every time), p->id is that commit and p->diff is NULL;
- * st->base_id/head_id are the base and the last commit. A patch that does not
- * apply is moved to the malformed list with libgit2's reason and the next one
- * is applied on the last good commit.
+ * st->base_id/head_id are the base and the last commit. Hunks go where their
+ * headers say, else where they have moved to (offsets, as git apply and
+ * quilt allow; no fuzz). A patch that does not apply is moved to the
+ * malformed list with the reason ("a.c: hunk 2 (line 40) matches nowhere")
+ * and the next one is applied on the last good commit.
  * st->head_ref names the stack: the mbox's file name without extension, or
  * the quilt series' directory ("mainline" for patches/mainline/series).
  * Without `base`: st->repo is NULL, p->diff holds the diff (git's form), p->id
