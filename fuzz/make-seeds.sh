@@ -174,3 +174,49 @@ piece triage "- fingerprint: 00000000000000aa
 "
 piece triage "[]
 "
+
+# mbox, quilt: every real patch file, and each mail of the mboxes on its own
+for p in tests/fixtures/patches/*.patch tests/fixtures/patches/*.mbox \
+	tests/fixtures/patches/quilt/*.patch tests/fixtures/patches/quilt/*.diff; do
+	[ -f "$p" ] || continue
+	put mbox "$p"
+	rm -f "$tmp"/mail*
+	awk -v out="$tmp/mail" '/^From [^ ]+ [A-Z][a-z][a-z] / { n++ } { print > (out n) }' "$p"
+	[ "$(ls "$tmp"/mail* 2>/dev/null | wc -l)" -gt 1 ] && put mbox "$tmp"/mail*
+done
+rm -f "$tmp"/mail*
+put quilt tests/fixtures/patches/quilt/series \
+	tests/fixtures/patches/quilt/0001-HACK-ARM-CURRENT_POINTER_IN_TPIDRURO-clang-14.patch \
+	tests/fixtures/patches/cbl-ci2__mainline.mbox
+piece quilt "# comment
+-p1 first.patch
+second.patch -p0
+
+third.patch -R
+fourth.patch -pX
+"
+
+# config: what people write, and klang's own dump
+piece config "# mine
+theme: projector
+editor: nvim
+jobs: 12
+arches: [arm64, riscv]
+toolchains: llvm, gcc
+wrapper: ccache
+bindings:
+  quit: Q
+  stack-next: [j, <Down>]
+"
+piece config "theme: mono
+config: allmodconfig
+bindings:
+  quit: [q, C-c]
+  copy-id: none
+"
+piece config "theme: x
+
+colour: red
+"
+piece config "arches: [arm64, 'x 86']
+"

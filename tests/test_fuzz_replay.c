@@ -25,10 +25,13 @@ void fuzz_replay_made(const char *dir)
 }
 
 #include "fuzz/fuzz_clangver.c"
+#include "fuzz/fuzz_config.c"
 #include "fuzz/fuzz_diag.c"
+#include "fuzz/fuzz_mbox.c"
 #include "fuzz/fuzz_message.c"
 #include "fuzz/fuzz_overrides.c"
 #include "fuzz/fuzz_patchset.c"
+#include "fuzz/fuzz_quilt.c"
 #include "fuzz/fuzz_rules.c"
 #include "fuzz/fuzz_sarif.c"
 #include "fuzz/fuzz_tags.c"
@@ -38,10 +41,13 @@ void fuzz_replay_made(const char *dir)
 /* Every target: its name and entry point. */
 #define REPLAY_TARGETS(X)                                                      \
 	X(clangver)                                                            \
+	X(config)                                                              \
 	X(diag)                                                                \
+	X(mbox)                                                                \
 	X(message)                                                             \
 	X(overrides)                                                           \
 	X(patchset)                                                            \
+	X(quilt)                                                               \
 	X(rules)                                                               \
 	X(sarif)                                                               \
 	X(tags)                                                                \
