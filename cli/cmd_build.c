@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli/cmds.h"
@@ -230,7 +231,15 @@ static void report(const struct build_mgr *m, const char *summary)
 		if (b->status == BUILD_FAILED)
 			print_tail(b->log_path, 10);
 	}
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
 	printf("summary: %s\n", summary);
+	printf("cpu: klang %.2fs, builds %.2fs\n",
+	       (double)self.ru_utime.tv_sec + (double)self.ru_stime.tv_sec +
+		       (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6,
+	       (double)kids.ru_utime.tv_sec + (double)kids.ru_stime.tv_sec +
+		       (double)(kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6);
 }
 
 struct opts {
