@@ -107,44 +107,42 @@ static int term_width(void)
 	return 80;
 }
 
-/* "arm64-llvm  building [=====>     ]  45%  312/690  W 3  E 0  1:23 ETA 1:40  CC x.o" */
+/* "arm64-llvm building [======>         ]  45%   312/690  W 3   E 0    1:23 ETA 1:40  CC x.o" */
 static void live_line(struct strbuf *sb, const struct build *b, int namew)
 {
-	char el[32], eta[32];
+	char el[32], eta[32] = "";
 	fmt_time(el, sizeof(el), build_elapsed(b));
+	long e = build_eta(b);
+	if (e > 0)
+		fmt_time(eta, sizeof(eta), (double)e);
 	double f = build_fraction(b);
-	char bar[23];
+	char bar[19];
+	memset(bar, ' ', sizeof(bar) - 1);
 	bar[0] = '[';
-	bar[21] = ']';
-	bar[22] = '\0';
-	for (int i = 0; i < 20; i++)
-		bar[i + 1] = ' ';
+	bar[17] = ']';
+	bar[18] = '\0';
 	if (f >= 0) {
-		int fill = (int)(f * 20 + 0.5);
-		for (int i = 0; i < fill; i++)
-			bar[i + 1] = '=';
-		if (fill < 20 && fill > 0)
-			bar[fill + 1] = '>';
+		int fill = (int)(f * 16 + 0.5);
+		memset(bar + 1, '=', (size_t)fill);
+		if (fill > 0 && fill < 16)
+			bar[fill] = '>';
 	} else if (!build_status_done(b->status) && b->status != BUILD_QUEUED) {
-		int pos = (int)(build_now() * 8) % 34; /* indeterminate: a bouncing block */
-		pos = pos < 17 ? pos : 33 - pos;
+		int pos = (int)(build_now() * 8) % 26; /* indeterminate: a bouncing block */
+		pos = pos < 13 ? pos : 25 - pos;
 		memcpy(bar + 1 + pos, "<=>", 3);
 	}
 	sb_addf(sb, "%-*s %-11s %s", namew, b->name, build_status_name(b->status), bar);
 	if (f >= 0)
 		sb_addf(sb, " %3d%%", (int)(f * 100));
 	else
-		sb_adds(sb, "   ? ");
-	if (b->progress.expected)
+		sb_adds(sb, "    ?");
+	if (b->progress.expected && !build_status_done(b->status))
 		sb_addf(sb, " %5lu/%-5lu", b->progress.objects, b->progress.expected);
 	else
 		sb_addf(sb, " %5lu obj  ", b->progress.objects);
-	sb_addf(sb, "  W %lu  E %lu  %s", b->warnings, b->errors, el);
-	long e = build_eta(b);
-	if (e > 0) {
-		fmt_time(eta, sizeof(eta), (double)e);
+	sb_addf(sb, " W %-3lu E %-3lu %5s", b->warnings, b->errors, el);
+	if (*eta)
 		sb_addf(sb, " ETA %s", eta);
-	}
 	if (b->status == BUILD_BUILDING || b->status == BUILD_CONFIGURING)
 		sb_addf(sb, "  %s", b->progress.last);
 }
@@ -152,7 +150,7 @@ static void live_line(struct strbuf *sb, const struct build *b, int namew)
 struct view {
 	bool tty;
 	int namew, drawn;
-	double last_plain;
+	double last_plain, last_draw;
 	enum build_status *seen; /* status last printed, per build */
 };
 
@@ -349,9 +347,10 @@ static void run(struct build_mgr *m, struct view *v, const char *summary)
 	struct kerr e;
 	while (bmgr_busy(m)) {
 		if (signals_seen > cancels) {
-			if (!cancels)
-				fprintf(stderr, "\nklang: cancelling (Ctrl-C again to kill now)\n");
-			else
+			if (!cancels) {
+				fprintf(stderr, "klang: cancelling (Ctrl-C again to kill now)\n");
+				v->drawn = 0; /* the live lines start again below */
+			} else
 				m->grace = 0;
 			cancels = signals_seen;
 			bmgr_cancel_all(m);
@@ -363,8 +362,14 @@ static void run(struct build_mgr *m, struct view *v, const char *summary)
 		if (done != finished && bmgr_write_summary(m, summary, &e) < 0)
 			warnx_("build: %s", e.msg);
 		finished = done;
-		if (bmgr_changed(m) || v->tty)
+		/* a terminal gets at most 8 frames a second, and one at least */
+		double now = build_now();
+		bool changed = bmgr_changed(m);
+		if (v->tty ? (changed && now - v->last_draw >= 0.125) || now - v->last_draw >= 1
+			   : changed || now - v->last_plain >= 10) {
 			draw(v, m, false);
+			v->last_draw = now;
+		}
 	}
 }
 
@@ -409,6 +414,7 @@ int cmd_build(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout must not orphan the builds */
 
 	struct view v = { .tty = isatty(STDOUT_FILENO) && getenv("TERM") &&
 				 strcmp(getenv("TERM"), "dumb") };

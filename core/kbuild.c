@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/util.h"
+
 static bool is_tag_char(char c)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
@@ -38,10 +40,24 @@ bool kbuild_parse_line(const char *line, size_t len, struct kbuild_line *out)
 	return true;
 }
 
+/* Parallel jobs share one pipe: a quiet line can land in the middle of a
+ * diagnostic another job was writing ("In file included from   CC      x.o").
+ * Find an object's quiet line there too. */
+static bool embedded_object(const char *line, size_t len, struct kbuild_line *kl)
+{
+	static const char *const heads[] = { "  CC      ", "  CC [M]  ", "  AS      ", "  AS [M]  " };
+	for (size_t h = 0; h < ARRAY_SIZE(heads); h++) {
+		const char *p = memmem(line + 1, len - 1, heads[h], 10);
+		if (p && kbuild_parse_line(p, len - (size_t)(p - line), kl))
+			return true;
+	}
+	return false;
+}
+
 void kbuild_progress_line(struct kbuild_progress *p, const char *line, size_t len)
 {
 	struct kbuild_line kl;
-	if (!kbuild_parse_line(line, len, &kl))
+	if (!kbuild_parse_line(line, len, &kl) && (len < 11 || !embedded_object(line, len, &kl)))
 		return;
 	p->steps++;
 	if (kl.object)

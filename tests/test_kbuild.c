@@ -63,6 +63,14 @@ static void test_progress(void)
 	CU_ASSERT_EQUAL(kbuild_eta(&p, 20), 0);
 	kbuild_progress_line(&p, "  CC [M]  drivers/x.o", 21);
 	CU_ASSERT_STRING_EQUAL(p.last, "CC [M] drivers/x.o");
+	/* two jobs wrote into one line: the object still counts */
+	const char *mixed = "In file included from   CC      kernel/exit.o";
+	kbuild_progress_line(&p, mixed, strlen(mixed));
+	CU_ASSERT_EQUAL(p.objects, 202);
+	CU_ASSERT_STRING_EQUAL(p.last, "CC kernel/exit.o");
+	const char *text = "int x = 1;  /* CC is a name */";
+	kbuild_progress_line(&p, text, strlen(text));
+	CU_ASSERT_EQUAL(p.objects, 202);
 }
 
 /* Count lines of a real log the dumb way, to check the parser against. */
