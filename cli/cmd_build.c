@@ -221,9 +221,12 @@ static void report(const struct build_mgr *m, const char *summary)
 {
 	for (size_t i = 0; i < m->nbuilds; i++) {
 		const struct build *b = m->builds[i];
-		printf("%s: %s (exit %d), %lu objects, %lu warnings, %lu errors, %.1fs, %s\n",
-		       b->name, build_status_name(b->status), b->exit_code, b->progress.objects,
-		       b->warnings, b->errors, build_elapsed(b), b->log_path);
+		char code[32] = " (not started)";
+		if (b->exit_code >= 0)
+			snprintf(code, sizeof(code), " (exit %d)", b->exit_code);
+		printf("%s: %s%s, %lu objects, %lu warnings, %lu errors, %.1fs, %s\n", b->name,
+		       build_status_name(b->status), code, b->progress.objects, b->warnings,
+		       b->errors, build_elapsed(b), b->log_path);
 		if (b->error)
 			printf("    klang: %s\n", b->error);
 		if (b->status == BUILD_FAILED)

@@ -59,11 +59,19 @@ static bool is_makevar(const char *s)
 
 static char *abs_path(const char *p)
 {
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
 	if (p[0] == '/')
 		return xstrdup(p);
 	char *cwd = getcwd(NULL, 0);
-	char *r = xasprintf("%s/%s", cwd ? cwd : ".", p);
+	char *r = !strcmp(p, ".") || !*p ? xstrdup(cwd ? cwd : ".")
+					 : xasprintf("%s/%s", cwd ? cwd : ".", p);
 	free(cwd);
+	size_t n = strlen(r);
+	while (n > 2 && r[n - 1] == '.' && r[n - 2] == '/')
+		r[n -= 2] = '\0';
+	while (n > 1 && r[n - 1] == '/')
+		r[--n] = '\0';
 	return r;
 }
 
