@@ -5,7 +5,8 @@
 #   bench/build.sh [TREE] [CONFIG] [JOBS] [TOOLCHAIN]
 #
 # TREE defaults to the demo tree (patchsets/demo/tree), CONFIG to defconfig,
-# JOBS to the number of CPUs, TOOLCHAIN to gcc. Builds go to a temporary
+# JOBS to the number of CPUs, TOOLCHAIN to gcc. BENCH_WARMUP=0 skips the
+# warm-up build (for a real kernel, where one round takes minutes). Builds go to a temporary
 # directory that is removed afterwards; the tree is never written to.
 set -eu
 
@@ -36,8 +37,8 @@ run() {
 
 echo "tree $tree, config $config, toolchain $tc, $jobs jobs"
 
-# a warm-up so the page cache is the same for everyone
-run warmup arm64,x86_64 >/dev/null
+# a warm-up so the page cache is the same for everyone (BENCH_WARMUP=0: skip)
+[ "${BENCH_WARMUP:-1}" = 0 ] || run warmup arm64,x86_64 >/dev/null
 
 par=$(run parallel arm64,x86_64)
 cpu=$(sed -n 's/^cpu: klang \([0-9.]*\)s, builds \([0-9.]*\)s$/\1 \2/p' "$tmp/parallel.out")

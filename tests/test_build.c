@@ -43,8 +43,8 @@ static void test_cross_product(void)
 {
 	char *dir = test_tmpdir(), *tree = demo_tree(), *out, *err;
 	char *cmd = xasprintf("%s build --repo %s --arch arm64,x86_64 --toolchain gcc,llvm "
-			      "--config defconfig --jobs 2 --out %s/out",
-			      test_klang_bin(), tree, dir);
+			      "--config defconfig --jobs 2 --out %s/out --records %s/rec",
+			      test_klang_bin(), tree, dir, dir);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "klang: 4 builds on 2 jobs"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "arm64-llvm: ok (exit 0), "));
@@ -94,6 +94,12 @@ static void test_cross_product(void)
 	CU_ASSERT_EQUAL(system(again), 0);
 	char *vm = xasprintf("%s/out/arm64-llvm/vmlinux", dir);
 	CU_ASSERT_EQUAL(buildtest_elf_machine(vm), 183);
+	char *state = xasprintf("%s/.klang", tree);
+	CU_ASSERT_FALSE(file_exists(state)); /* the tree is never written to */
+	free(state);
+	char *rec = xasprintf("%s/rec/arm64-gcc-defconfig.json", dir);
+	CU_ASSERT_TRUE(file_exists(rec));
+	free(rec);
 	json_decref(sum);
 	free(vm);
 	free(again);
@@ -113,8 +119,8 @@ static int bound_run(const char *arches, int jobs)
 	char *dir = test_tmpdir(), *tree = demo_tree();
 	char *cc = buildtest_counting_cc(dir, 0.1);
 	char *cmd = xasprintf("%s build --repo %s --arch %s --toolchain %s --config defconfig "
-			      "--jobs %d --out %s/out",
-			      test_klang_bin(), tree, arches, cc, jobs, dir);
+			      "--jobs %d --out %s/out --records %s/rec",
+			      test_klang_bin(), tree, arches, cc, jobs, dir, dir);
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
 	int max = buildtest_max_concurrency(dir);
 	free(cmd);
