@@ -81,7 +81,10 @@ int bmgr_init(struct build_mgr *m, int jobs, struct kerr *e)
 	m->make = path_search("make");
 	if (!m->make)
 		return kerr_set(e, "make: not found on PATH");
-	if (jobserver_init(&m->js, jobs, jobserver_style_for(m->make), e) < 0) {
+	char *version = tool_version_line(m->make);
+	int r = jobserver_init(&m->js, jobs, jobserver_style_for(version), e);
+	free(version);
+	if (r < 0) {
 		free(m->make);
 		return -1;
 	}
@@ -131,7 +134,7 @@ struct build *bmgr_add(struct build_mgr *m, const struct build_spec *s, struct k
 		if (!strcmp(m->builds[i]->compiler, b->compiler) && m->builds[i]->compiler_version)
 			b->compiler_version = xstrdup(m->builds[i]->compiler_version);
 	if (!b->compiler_version)
-		b->compiler_version = buildrec_compiler_version(b->compiler);
+		b->compiler_version = tool_version_line(b->compiler);
 	buildrec_load_expected(m->records_dir, b);
 	ALLOC_GROW(m->builds, m->nbuilds + 1, m->cap);
 	m->builds[m->nbuilds++] = b;

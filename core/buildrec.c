@@ -145,21 +145,6 @@ static char *version_from_config(const char *outdir)
 	return v;
 }
 
-char *buildrec_compiler_version(const char *cc)
-{
-	char *cmd = xasprintf("'%s' --version 2>/dev/null </dev/null", cc);
-	FILE *f = popen(cmd, "r");
-	free(cmd);
-	char line[512] = "";
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		pclose(f);
-	}
-	line[strcspn(line, "\n")] = '\0';
-	return line[0] ? xstrdup(line) : NULL;
-}
-
 void buildrec_finish(struct build_mgr *m, struct build *b)
 {
 	struct kerr e;

@@ -9,9 +9,6 @@
 /* Set b->progress.expected from the previous record of the same build, else
  * from a similar one (same config; same arch preferred), else leave it 0. */
 void buildrec_load_expected(const char *records_dir, struct build *b);
-/* First line of `cc --version` (run now, before any build, so it never
- * competes with jobs), or NULL. Caller frees. */
-char *buildrec_compiler_version(const char *cc);
 /* On completion: take the compiler version Kbuild saw (CONFIG_CC_VERSION_TEXT), write <out>/summary.json and the
  * record. Failures to write are noted in b->error, never fatal. */
 void buildrec_finish(struct build_mgr *m, struct build *b);

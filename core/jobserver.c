@@ -97,19 +97,10 @@ int jobserver_parse_make_version(const char *text, int *major, int *minor)
 	return 1;
 }
 
-enum jobserver_style jobserver_style_for(const char *make_cmd)
+enum jobserver_style jobserver_style_for(const char *make_version)
 {
-	char *cmd = xasprintf("'%s' --version 2>/dev/null", make_cmd);
-	FILE *f = popen(cmd, "r");
-	free(cmd);
-	char line[256] = "";
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		pclose(f);
-	}
 	int major, minor;
-	if (jobserver_parse_make_version(line, &major, &minor) &&
+	if (jobserver_parse_make_version(make_version, &major, &minor) &&
 	    (major > 4 || (major == 4 && minor >= 4)))
 		return JOBSERVER_FIFO;
 	return JOBSERVER_PIPE;

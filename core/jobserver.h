@@ -29,9 +29,9 @@ struct jobserver {
 int jobserver_init(struct jobserver *js, int slots, enum jobserver_style style, struct kerr *e);
 void jobserver_free(struct jobserver *js);
 
-/* The style GNU make `make_cmd` understands best: FIFO from 4.4 on, else PIPE.
- * Runs `make_cmd --version` once. */
-enum jobserver_style jobserver_style_for(const char *make_cmd);
+/* The style a make understands best, from its `make --version` text: FIFO
+ * from GNU make 4.4 on, else PIPE. */
+enum jobserver_style jobserver_style_for(const char *make_version);
 /* Parse "GNU Make X.Y" from `make --version` output; 0 if not GNU make. */
 int jobserver_parse_make_version(const char *text, int *major, int *minor);
 

@@ -2,6 +2,7 @@
 #include "core/toolchain.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -74,6 +75,21 @@ char *path_search(const char *prog)
 		path += n + (path[n] == ':');
 	}
 	return NULL;
+}
+
+char *tool_version_line(const char *prog)
+{
+	char *cmd = xasprintf("'%s' --version 2>/dev/null </dev/null", prog);
+	FILE *f = popen(cmd, "r");
+	free(cmd);
+	char line[512] = "";
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		pclose(f);
+	}
+	line[strcspn(line, "\n")] = '\0';
+	return line[0] ? xstrdup(line) : NULL;
 }
 
 char *toolchain_cross_prefix(const char *arch, const char *tool, struct strbuf *tried)
