@@ -518,6 +518,13 @@ void bmgr_cancel_all(struct build_mgr *m)
 		bmgr_cancel(m, m->builds[i]);
 }
 
+void bmgr_kill_all(const struct build_mgr *m)
+{
+	for (size_t i = 0; i < m->nbuilds; i++)
+		if (m->builds[i]->pid > 0)
+			kill(-m->builds[i]->pid, SIGKILL);
+}
+
 int bmgr_rerun(struct build_mgr *m, struct build *b, struct kerr *e)
 {
 	if (!build_status_done(b->status) || running(b))

@@ -18,7 +18,12 @@
  *
  * Nothing here blocks: reads are non-blocking, children are reaped with
  * WNOHANG, and a cancelled build gets SIGTERM then, after a grace period,
- * SIGKILL, to its whole process group. */
+ * SIGKILL, to its whole process group. Builds start by themselves as
+ * jobserver tokens free up. The caller must leave SIGCHLD at its default (not
+ * SIG_IGN), and on quit call bmgr_cancel_all() and keep looping until
+ * !bmgr_busy() (or bmgr_free(), which SIGKILLs); a crash handler calls
+ * bmgr_kill_all(). Each make also gets PR_SET_PDEATHSIG=SIGTERM: if klang is
+ * killed outright, its makes stop starting jobs (the running ones finish). */
 #ifndef KLANG_CORE_BUILD_H
 #define KLANG_CORE_BUILD_H
 
@@ -132,6 +137,9 @@ void bmgr_step(struct build_mgr *m, int max_wait_ms);
 /* Actions. */
 void bmgr_cancel(struct build_mgr *m, struct build *b);
 void bmgr_cancel_all(struct build_mgr *m);
+/* SIGKILL every running build's process group; async-signal-safe, for
+ * SIGSEGV/SIGABRT handlers. */
+void bmgr_kill_all(const struct build_mgr *m);
 int bmgr_rerun(struct build_mgr *m, struct build *b, struct kerr *e); /* a finished build */
 
 /* Live numbers for a view. */

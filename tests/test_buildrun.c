@@ -178,6 +178,16 @@ static void test_cancel_escalates(void)
 	CU_ASSERT_TRUE(b->killed);
 	CU_ASSERT_EQUAL(buildtest_count_procs(f.dir), 0);
 	CU_ASSERT_EQUAL(jobserver_available(&f.m.js), 2); /* repaired */
+
+	/* the crash path: SIGKILL to every group at once, nothing left */
+	CU_ASSERT_EQUAL(bmgr_rerun(&f.m, b, &(struct kerr){ 0 }), 0);
+	CU_ASSERT_TRUE_FATAL(drive(&f.m, 30, stalled, f.dir));
+	bmgr_kill_all(&f.m);
+	CU_ASSERT_TRUE(drive(&f.m, 5, NULL, NULL));
+	CU_ASSERT_EQUAL(b->status, BUILD_FAILED); /* killed, not cancelled */
+	CU_ASSERT_EQUAL(b->exit_code, 128 + SIGKILL);
+	CU_ASSERT_EQUAL(buildtest_count_procs(f.dir), 0);
+	CU_ASSERT_EQUAL(jobserver_available(&f.m.js), 2);
 	free(cc);
 	teardown(&f);
 }
