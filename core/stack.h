@@ -28,6 +28,9 @@ struct patch {
 	size_t ntags;
 	char **extra_tags;     /* tags declared by a patchset, in order (not in enum tag) */
 	size_t nextra_tags;
+	/* Every tag in subject order: >= 0 an enum tag, < 0 extra_tags[-n-1]. */
+	short tag_seq[TAG_MAX_PER_SUBJECT];
+	size_t ntag_seq;
 	bool revert;           /* Revert "..." */
 	bool merge;            /* the commit has more than one parent */
 	char *author;          /* name */
@@ -41,10 +44,18 @@ struct patch {
 	 * stats_loaded is false (stack_load_stats). */
 	bool stats_loaded;
 	size_t files, insertions, deletions;
+	/* Raw ids of the commit's tree and its first parent's tree, kept by
+	 * stack_open so that statistics need no second read of the commits. */
+	bool trees_known, root;
+	unsigned char tree_oid[20], parent_tree_oid[20];
+	/* Patches read from files (mbox, quilt) rather than commits: the diff
+	 * text as found, and the source file; NULL for commits. */
+	char *diff;
+	char *source;
 };
 
 struct stack {
-	struct git_repository *repo;
+	struct git_repository *repo; /* NULL for a stack read from mbox/quilt files */
 	char *repo_path;       /* work dir (or git dir for a bare repo) */
 	char *base_ref, *head_ref; /* as given, or resolved defaults */
 	char base_id[41], head_id[41];
@@ -52,6 +63,7 @@ struct stack {
 	size_t npatches, cap;
 	const char *const *extra_tag_names; /* from a patchset; may be NULL */
 	size_t nextra_tag_names;
+	int renames;           /* enum rename_mode (commitdiff.h), from diff.renames */
 };
 
 struct stack_opts {
@@ -69,6 +81,11 @@ struct stack_opts {
 int stack_open(struct stack *st, const struct stack_opts *o, struct kerr *e);
 /* Compute the diff statistics of one patch (no-op if loaded). */
 int stack_load_stats(struct stack *st, struct patch *p, struct kerr *e);
+/* Compute them for every patch not loaded yet, on several threads (each with
+ * its own libgit2 handle) when the stack is big. */
+int stack_load_all_stats(struct stack *st, struct kerr *e);
+/* The patch with this full or abbreviated (>= 4 hex digits) commit id. */
+struct patch *stack_find(struct stack *st, const char *id);
 /* The value of the first trailer named `key` (case-insensitive), or NULL. */
 const char *patch_trailer(const struct patch *p, const char *key);
 /* Unified diff of the patch against its first parent, git format, with file
@@ -80,5 +97,8 @@ void stack_free(struct stack *st);
 void patch_parse_message(struct patch *p, const char *message,
 			 const char *const *extra_tags, size_t nextra_tags);
 void patch_free(struct patch *p);
+/* The tags in subject order joined by `sep` ("BACKPORT,FROMLIST"); "" if
+ * none. Caller frees. */
+char *patch_tags_join(const struct patch *p, const char *sep);
 
 #endif

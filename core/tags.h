@@ -32,6 +32,8 @@ extern const char *const tag_names[TAG_COUNT];
 
 /* Look up a tag by name (case-sensitive, as written in subjects); -1 if none. */
 int tag_from_name(const char *name);
+/* The same, ignoring case (for command-line filters such as --tag hack). */
+int tag_from_name_icase(const char *name);
 
 /* The result of reading the tags at the start of a subject. */
 struct subject_tags {
@@ -39,6 +41,9 @@ struct subject_tags {
 	size_t ntags;
 	size_t extra[TAG_MAX_PER_SUBJECT];       /* indexes into the extra names */
 	size_t nextra;
+	/* All tags in subject order: >= 0 is an enum tag, < 0 is extra name -n-1. */
+	short seq[TAG_MAX_PER_SUBJECT];
+	size_t nseq;
 	const char *title; /* points into the subject, past the tags */
 	bool revert;       /* Revert "..." (tags inside the quotes are not read) */
 };

@@ -1,0 +1,423 @@
+/* A commit against its first parent. The trees are compared by hand first,
+ * skipping identical subtrees like git's tree diff does (libgit2's tree diff
+ * walks every entry of both trees, which is 70,000 entries per commit in a
+ * kernel tree); the changed blobs are then counted directly, or handed to
+ * libgit2's diff, limited to the changed paths, when renames must be found
+ * or the text of the diff is wanted. */
+#include "core/commitdiff.h"
+
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/gitwrite.h"
+
+#define BINARY_CHECK_BYTES 8000 /* git and libgit2: a NUL in these is binary */
+
+struct change {
+	char *path;
+	git_oid old_id, new_id;
+	unsigned old_mode, new_mode; /* 0 = absent (added / deleted) */
+};
+
+struct changes {
+	struct change *v;
+	size_t n, cap;
+	size_t added, deleted;
+};
+
+static void changes_free(struct changes *ch)
+{
+	for (size_t i = 0; i < ch->n; i++)
+		free(ch->v[i].path);
+	free(ch->v);
+}
+
+static void add_change(struct changes *ch, const struct strbuf *dir, const git_tree_entry *a,
+		       const git_tree_entry *b)
+{
+	const git_tree_entry *any = a ? a : b;
+	ALLOC_GROW(ch->v, ch->n + 1, ch->cap);
+	struct change *c = &ch->v[ch->n++];
+	memset(c, 0, sizeof(*c));
+	c->path = xasprintf("%s%s", sb_str(dir), git_tree_entry_name(any));
+	if (a) {
+		c->old_id = *git_tree_entry_id(a);
+		c->old_mode = git_tree_entry_filemode(a);
+	}
+	if (b) {
+		c->new_id = *git_tree_entry_id(b);
+		c->new_mode = git_tree_entry_filemode(b);
+	}
+	ch->added += !a;
+	ch->deleted += !b;
+}
+
+static bool is_tree(const git_tree_entry *t)
+{
+	return git_tree_entry_type(t) == GIT_OBJECT_TREE;
+}
+
+static int walk_trees(git_repository *r, const git_tree *a, const git_tree *b,
+		      struct strbuf *dir, struct changes *ch);
+
+/* One side of a pair is a tree: descend into it (the other side absent). */
+static int walk_entry_tree(git_repository *r, const git_tree_entry *a, const git_tree_entry *b,
+			   struct strbuf *dir, struct changes *ch)
+{
+	git_tree *ta = NULL, *tb = NULL;
+	size_t len = dir->len;
+	int rc = 0;
+	if (a && git_tree_lookup(&ta, r, git_tree_entry_id(a)) < 0)
+		return -1;
+	if (b && git_tree_lookup(&tb, r, git_tree_entry_id(b)) < 0) {
+		git_tree_free(ta);
+		return -1;
+	}
+	sb_adds(dir, git_tree_entry_name(a ? a : b));
+	sb_addc(dir, '/');
+	rc = walk_trees(r, ta, tb, dir, ch);
+	dir->len = len;
+	dir->buf[len] = '\0';
+	git_tree_free(ta);
+	git_tree_free(tb);
+	return rc;
+}
+
+/* Merge the two sorted entry lists; either tree may be NULL (empty). */
+static int walk_trees(git_repository *r, const git_tree *a, const git_tree *b,
+		      struct strbuf *dir, struct changes *ch)
+{
+	size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
+	size_t i = 0, j = 0;
+	while (i < na || j < nb) {
+		const git_tree_entry *ea = i < na ? git_tree_entry_byindex(a, i) : NULL;
+		const git_tree_entry *eb = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+		int cmp = !ea ? 1 : !eb ? -1 : git_tree_entry_cmp(ea, eb);
+		if (cmp < 0)
+			eb = NULL, i++;
+		else if (cmp > 0)
+			ea = NULL, j++;
+		else {
+			i++, j++;
+			if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
+			    git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb))
+				continue;
+		}
+		/* git_tree_entry_cmp sorts a tree "x" as "x/": equal means same kind */
+		int rc = (ea && is_tree(ea)) || (eb && is_tree(eb)) ?
+				 walk_entry_tree(r, ea, eb, dir, ch) :
+				 (add_change(ch, dir, ea, eb), 0);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int commit_trees(struct git_commit *c, git_tree **old, git_tree **new)
+{
+	*old = *new = NULL;
+	if (git_commit_tree(new, c) < 0)
+		return -1;
+	if (git_commit_parentcount(c) == 0)
+		return 0;
+	git_commit *parent;
+	if (git_commit_parent(&parent, c, 0) < 0)
+		return -1;
+	int rc = git_commit_tree(old, parent);
+	git_commit_free(parent);
+	return rc;
+}
+
+static int lookup_trees(git_repository *r, const git_oid *old_id, const git_oid *new_id,
+			git_tree **old, git_tree **new)
+{
+	*old = *new = NULL;
+	if (git_tree_lookup(new, r, new_id) < 0)
+		return -1;
+	return old_id ? git_tree_lookup(old, r, old_id) : 0;
+}
+
+static int collect_changes(git_repository *r, git_tree *old, git_tree *new, struct changes *ch)
+{
+	struct strbuf dir = STRBUF_INIT;
+	memset(ch, 0, sizeof(*ch));
+	sb_grow(&dir, 256);
+	sb_reset(&dir);
+	int rc = walk_trees(r, old, new, &dir, ch);
+	sb_free(&dir);
+	return rc;
+}
+
+enum rename_mode commitdiff_rename_mode(git_repository *r)
+{
+	git_config *cfg = NULL;
+	git_buf val = GIT_BUF_INIT;
+	enum rename_mode m = RENAMES_ON;
+	if (git_repository_config_snapshot(&cfg, r) == 0 &&
+	    git_config_get_string_buf(&val, cfg, "diff.renames") == 0) {
+		int b;
+		if (!strcasecmp(val.ptr, "copies") || !strcasecmp(val.ptr, "copy"))
+			m = RENAMES_COPIES;
+		else if (git_config_parse_bool(&b, val.ptr) == 0)
+			m = b ? RENAMES_ON : RENAMES_OFF;
+	}
+	git_buf_dispose(&val);
+	git_config_free(cfg);
+	git_error_clear();
+	return m;
+}
+
+static bool is_binary(const char *s, size_t n)
+{
+	return memchr(s, '\0', n < BINARY_CHECK_BYTES ? n : BINARY_CHECK_BYTES) != NULL;
+}
+
+static size_t count_lines(const char *s, size_t n)
+{
+	size_t lines = 0;
+	for (const char *p = s, *end = s + n; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		lines++;
+	return lines + (n && s[n - 1] != '\n');
+}
+
+static int count_hunk(const git_diff_delta *d, const git_diff_hunk *h, void *payload)
+{
+	struct diffstat *st = payload;
+	(void)d;
+	/* zero context lines: a hunk's lines are all changes */
+	st->deletions += (size_t)h->old_lines;
+	st->insertions += (size_t)h->new_lines;
+	return 0;
+}
+
+/* The end of the line starting at s (past its newline, if any). */
+static const char *line_end(const char *s, const char *end)
+{
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+	return nl ? nl + 1 : end;
+}
+
+/* The start of the line ending at end (which is past a newline or at EOF). */
+static const char *line_start(const char *begin, const char *end)
+{
+	const char *s = end - 1;
+	while (s > begin && s[-1] != '\n')
+		s--;
+	return s;
+}
+
+/* Strip the lines both texts start and end with, as xdiff does first. When
+ * one side has nothing left the counts are the other side's lines, with no
+ * diff to run (a patch that only adds or only removes code). */
+static bool counts_without_diff(const char *a, size_t an, const char *b, size_t bn,
+				struct diffstat *st)
+{
+	const char *ae = a + an, *be = b + bn;
+	while (a < ae && b < be) {
+		const char *la = line_end(a, ae), *lb = line_end(b, be);
+		if (la - a != lb - b || memcmp(a, b, (size_t)(la - a)))
+			break;
+		a = la, b = lb;
+	}
+	while (a < ae && b < be) {
+		const char *la = line_start(a, ae), *lb = line_start(b, be);
+		if (ae - la != be - lb || memcmp(la, lb, (size_t)(ae - la)))
+			break;
+		ae = la, be = lb;
+	}
+	if (a < ae && b < be)
+		return false;
+	st->deletions += count_lines(a, (size_t)(ae - a));
+	st->insertions += count_lines(b, (size_t)(be - b));
+	return true;
+}
+
+/* Lines of one changed path, as --numstat counts them. */
+static int stat_change(git_repository *r, const struct change *c, struct diffstat *st)
+{
+	git_blob *ob = NULL, *nb = NULL;
+	int rc = 0;
+	st->files++;
+	/* a submodule is one line, "Subproject commit <id>" */
+	if (c->old_mode == GIT_FILEMODE_COMMIT || c->new_mode == GIT_FILEMODE_COMMIT) {
+		st->deletions += c->old_mode != 0;
+		st->insertions += c->new_mode != 0;
+		return 0;
+	}
+	if (c->old_mode && (rc = git_blob_lookup(&ob, r, &c->old_id)) < 0)
+		goto out;
+	if (c->new_mode && (rc = git_blob_lookup(&nb, r, &c->new_id)) < 0)
+		goto out;
+	const char *os = ob ? git_blob_rawcontent(ob) : "", *ns = nb ? git_blob_rawcontent(nb) : "";
+	size_t on = ob ? (size_t)git_blob_rawsize(ob) : 0, nn = nb ? (size_t)git_blob_rawsize(nb) : 0;
+	if (is_binary(os, on) || is_binary(ns, nn) || counts_without_diff(os, on, ns, nn, st))
+		goto out;
+	git_diff_options o = GIT_DIFF_OPTIONS_INIT;
+	o.context_lines = 0;
+	o.flags = GIT_DIFF_FORCE_TEXT;
+	/* empty paths: no .gitattributes lookups (a dozen system calls a file);
+	 * blobs, not buffers: buffers would be hashed again */
+	rc = git_diff_blobs(ob, "", nb, "", &o, NULL, NULL, count_hunk, NULL, st);
+out:
+	git_blob_free(ob);
+	git_blob_free(nb);
+	return rc;
+}
+
+/* libgit2's diff of the two trees, limited to the changed paths (so it does
+ * not walk the whole tree), with renames found as git would. */
+static int libgit2_diff(git_repository *r, git_tree *old, git_tree *new, const struct changes *ch,
+			enum rename_mode rn, git_diff **out)
+{
+	git_diff_options o = GIT_DIFF_OPTIONS_INIT;
+	char **paths = xcalloc(ch->n, sizeof(char *));
+	for (size_t i = 0; i < ch->n; i++)
+		paths[i] = ch->v[i].path;
+	o.pathspec.strings = paths;
+	o.pathspec.count = ch->n;
+	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	*out = NULL;
+	int rc = ch->n ? git_diff_tree_to_tree(out, r, old, new, &o) : 0;
+	free(paths);
+	if (rc == 0 && !ch->n)
+		rc = git_diff_tree_to_tree(out, r, old, old, &o); /* an empty diff */
+	if (rc == 0 && rn != RENAMES_OFF && ch->added && (ch->deleted || rn == RENAMES_COPIES)) {
+		git_diff_find_options fo = GIT_DIFF_FIND_OPTIONS_INIT;
+		fo.flags = GIT_DIFF_FIND_RENAMES | (rn == RENAMES_COPIES ? GIT_DIFF_FIND_COPIES : 0);
+		rc = git_diff_find_similar(*out, &fo);
+	}
+	if (rc < 0) {
+		git_diff_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+static int stat_trees(git_repository *r, git_tree *old, git_tree *new, enum rename_mode rn,
+		      struct diffstat *out)
+{
+	struct changes ch;
+	int rc = collect_changes(r, old, new, &ch);
+	/* only added and deleted files can pair up as renames */
+	if (rc == 0 && rn != RENAMES_OFF && ch.added && ch.deleted) {
+		git_diff *d = NULL;
+		git_diff_stats *ds = NULL;
+		rc = libgit2_diff(r, old, new, &ch, rn, &d);
+		if (rc == 0)
+			rc = git_diff_get_stats(&ds, d);
+		if (rc == 0) {
+			out->files = git_diff_stats_files_changed(ds);
+			out->insertions = git_diff_stats_insertions(ds);
+			out->deletions = git_diff_stats_deletions(ds);
+		}
+		git_diff_stats_free(ds);
+		git_diff_free(d);
+	} else {
+		for (size_t i = 0; rc == 0 && i < ch.n; i++)
+			rc = stat_change(r, &ch.v[i], out);
+	}
+	changes_free(&ch);
+	return rc;
+}
+
+int commitdiff_stat_trees(git_repository *r, const git_oid *old_id, const git_oid *new_id,
+			  enum rename_mode rn, struct diffstat *out, struct kerr *e)
+{
+	git_tree *old, *new;
+	memset(out, 0, sizeof(*out));
+	int rc = lookup_trees(r, old_id, new_id, &old, &new);
+	if (rc == 0)
+		rc = stat_trees(r, old, new, rn, out);
+	if (rc < 0)
+		kerr_set(e, "tree %s: cannot compute the diff: %s", git_oid_tostr_s(new_id),
+			 gw_strerror());
+	git_tree_free(old);
+	git_tree_free(new);
+	return rc < 0 ? -1 : 0;
+}
+
+int commitdiff_stat(git_repository *r, struct git_commit *c, enum rename_mode rn,
+		    struct diffstat *out, struct kerr *e)
+{
+	git_tree *old, *new;
+	memset(out, 0, sizeof(*out));
+	int rc = commit_trees(c, &old, &new);
+	if (rc == 0)
+		rc = stat_trees(r, old, new, rn, out);
+	if (rc < 0)
+		kerr_set(e, "%s: cannot compute the diff: %s", git_oid_tostr_s(git_commit_id(c)),
+			 gw_strerror());
+	git_tree_free(old);
+	git_tree_free(new);
+	return rc < 0 ? -1 : 0;
+}
+
+char *commitdiff_text(git_repository *r, struct git_commit *c, enum rename_mode rn,
+		      struct kerr *e)
+{
+	git_tree *old = NULL, *new = NULL;
+	git_diff *d = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	struct changes ch;
+	char *text = NULL;
+	memset(&ch, 0, sizeof(ch));
+	if (commit_trees(c, &old, &new) == 0 && collect_changes(r, old, new, &ch) == 0 &&
+	    libgit2_diff(r, old, new, &ch, rn, &d) == 0 &&
+	    git_diff_to_buf(&buf, d, GIT_DIFF_FORMAT_PATCH) == 0)
+		text = xstrndup(buf.ptr ? buf.ptr : "", buf.size);
+	else
+		kerr_set(e, "%s: cannot compute the diff: %s", git_oid_tostr_s(git_commit_id(c)),
+			 gw_strerror());
+	git_buf_dispose(&buf);
+	git_diff_free(d);
+	changes_free(&ch);
+	git_tree_free(old);
+	git_tree_free(new);
+	return text;
+}
+
+/* Line count of a hunk header's side: "12,3" is 3, "12" is 1. */
+static long hunk_side(const char *s, char **end)
+{
+	long n = 1;
+	strtol(s, end, 10);
+	if (**end == ',')
+		n = strtol(*end + 1, end, 10);
+	return n;
+}
+
+/* Counts "@@ -a,b +c,d @@" hunks line by line, so a "--- x" line inside a
+ * hunk is a deletion, not a file header. Files are the "diff --git" headers,
+ * or the "+++ " headers of a diff without them (quilt). */
+void diffstat_from_text(const char *diff, struct diffstat *out)
+{
+	long old_left = 0, new_left = 0;
+	size_t git_files = 0, plain_files = 0;
+	memset(out, 0, sizeof(*out));
+	for (const char *s = diff; s && *s;) {
+		const char *nl = strchr(s, '\n');
+		char *end;
+		if (old_left > 0 || new_left > 0) {
+			if (*s == '-')
+				old_left--, out->deletions++;
+			else if (*s == '+')
+				new_left--, out->insertions++;
+			else if (*s != '\\')
+				old_left--, new_left--;
+		} else if (!strncmp(s, "diff --git ", 11)) {
+			git_files++;
+		} else if (!strncmp(s, "+++ ", 4) || !strncmp(s, "Binary files ", 13)) {
+			plain_files++;
+		} else if (!strncmp(s, "@@ -", 4)) {
+			long o = hunk_side(s + 4, &end);
+			if (!strncmp(end, " +", 2)) {
+				old_left = o;
+				new_left = hunk_side(end + 2, &end);
+			}
+		}
+		s = nl ? nl + 1 : NULL;
+	}
+	out->files = git_files ? git_files : plain_files;
+}

@@ -1,0 +1,211 @@
+/* Tests for `klang stack`, run as a program: its TSV must be the rows that
+ * `git log --reverse --first-parent --numstat` implies (worked out by
+ * tests/stack-expect.awk from git's own output), and text, json, --tag and
+ * errors behave as DESIGN.md says. */
+#include <CUnit/CUnit.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "tests/helpers.h"
+#include "tests/stackrepo.h"
+
+static struct stackrepo repo;
+static bool built;
+
+static int setup(void)
+{
+	built = stackrepo_build(&repo) == 0;
+	return 0;
+}
+
+static int teardown(void)
+{
+	stackrepo_free(&repo);
+	return 0;
+}
+
+/* Run `klang stack --repo DIR ARGS`; returns the status. */
+static int klang_stack(const char *dir, const char *args, char **out, char **err)
+{
+	char *cmd = xasprintf("'%s' stack --repo '%s' %s", test_klang_bin(), dir, args);
+	int rc = test_run(cmd, out, err);
+	free(cmd);
+	return rc;
+}
+
+static void same_as_git(const char *dir, const char *args, const char *range, size_t rows)
+{
+	char *out, *want = stackrepo_expected_tsv(dir, range);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	CU_ASSERT_EQUAL(klang_stack(dir, args, &out, NULL), 0);
+	CU_ASSERT_STRING_EQUAL(out, want);
+	if (strcmp(out, want))
+		fprintf(stderr, "\n--- klang\n%s--- git\n%s", out, want);
+	size_t lines = 0;
+	for (const char *s = out; (s = strchr(s, '\n')); s++)
+		lines++;
+	CU_ASSERT_EQUAL(lines, rows + 1);
+	free(out);
+	free(want);
+}
+
+static void test_tsv_traps(void)
+{
+	CU_ASSERT_FATAL(built);
+	same_as_git(repo.dir, "--format tsv", "v4.9..HEAD", SR_COUNT);
+	/* base merged as a second parent: the general walk */
+	same_as_git(repo.dir, "--base side --head main --format tsv", "side..main", SR_COUNT);
+	same_as_git(repo.dir, "--base main --format tsv", "main..HEAD", 0);
+}
+
+static void test_tsv_rows(void)
+{
+	char *out;
+	CU_ASSERT_FATAL(built);
+	CU_ASSERT_EQUAL_FATAL(klang_stack(repo.dir, "--format tsv", &out, NULL), 0);
+	char *row = xasprintf("\n4\t%s\tANDROID\tARM: enable the thing\tklang\t1\t2\t0\n",
+			      repo.ids[SR_ANDROID_ARM]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, row));
+	free(row);
+	row = xasprintf("\n2\t%s\tBACKPORT,FROMLIST\tpwm: Add support for different PWM output "
+			"types\tklang\t1\t12\t0\n",
+			repo.ids[SR_BACKPORT_FROMLIST]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, row));
+	free(row);
+	row = xasprintf("\n11\t%s\tCUSTOM\ta tab in the subject\tklang\t1\t1\t0\n",
+			repo.ids[SR_TAB_SUBJECT]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, row));
+	free(row);
+	row = xasprintf("\t-\tRevert \"BACKPORT: FROMLIST: pwm: Add support for different PWM "
+			"output types\"\tklang\t1\t0\t12\n");
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, row));
+	free(row);
+	CU_ASSERT_TRUE(str_startswith(out, "index\tcommit\ttags\tsubject\tauthor\tfiles\tinsertions\tdeletions\n"));
+	free(out);
+}
+
+static void test_tsv_generated(void)
+{
+	char *dir = stackrepo_generate(2000, 100);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	same_as_git(dir, "--head master --format tsv", "v1.0..master", 2000);
+	test_rmdir(dir);
+	free(dir);
+}
+
+static void test_json(void)
+{
+	char *out;
+	json_error_t je;
+	CU_ASSERT_FATAL(built);
+	CU_ASSERT_EQUAL_FATAL(klang_stack(repo.dir, "--format json", &out, NULL), 0);
+	json_t *a = json_loads(out, 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL_FATAL(json_array_size(a), SR_COUNT);
+	json_t *p = json_array_get(a, SR_UTF8_AUTHOR);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "commit")), repo.ids[SR_UTF8_AUTHOR]);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "author")), "Jos\xc3\xa9 M\xc3\xbcller");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "date")), "2023-11-14T22:13:20+00:00");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(p, "tags"), 0)), "HACK");
+	json_t *tr = json_object_get(p, "trailers");
+	CU_ASSERT_EQUAL(json_array_size(tr), 3);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tr, 1), "key")), "Clang-Fixed");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tr, 1), "value")), "15");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(p, "deletions")), 3);
+	CU_ASSERT_TRUE(json_is_true(json_object_get(json_array_get(a, SR_MERGE), "merge")));
+	CU_ASSERT_TRUE(json_is_true(json_object_get(json_array_get(a, SR_REVERT), "revert")));
+	CU_ASSERT_TRUE(json_is_false(json_object_get(json_array_get(a, SR_REVERT), "merge")));
+	p = json_array_get(a, SR_TAB_SUBJECT);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "title")), "a\ttab in the subject");
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(json_array_get(a, SR_UNTAGGED), "tags")), 0);
+	json_decref(a);
+	free(out);
+}
+
+static void test_text(void)
+{
+	char *out;
+	CU_ASSERT_FATAL(built);
+	CU_ASSERT_EQUAL_FATAL(klang_stack(repo.dir, "", &out, NULL), 0);
+	/* index, 12-digit id, tags padded to the widest ("BACKPORT,FROMLIST"), title */
+	char *line = xasprintf("\n 4 %.12s ANDROID           ARM: enable the thing\n",
+			       repo.ids[SR_ANDROID_ARM]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+	free(line);
+	line = xasprintf("\n 8 %.12s -                 Merge branch 'side' (merge)\n",
+			 repo.ids[SR_MERGE]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+	free(line);
+	free(out);
+}
+
+static void test_tag_filter(void)
+{
+	char *out, *err;
+	CU_ASSERT_FATAL(built);
+	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--tag hack --format tsv", &out, NULL), 0);
+	char *want = xasprintf("index\tcommit\ttags\tsubject\tauthor\tfiles\tinsertions\tdeletions\n"
+			       "9\t%s\tHACK\tclang: work around a miscompile\tJos\xc3\xa9 M\xc3\xbcller\t1\t1\t3\n",
+			       repo.ids[SR_UTF8_AUTHOR]);
+	CU_ASSERT_STRING_EQUAL(out, want);
+	free(want);
+	free(out);
+	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--tag BACKPORT,FROMLIST --format tsv", &out, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n2\t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n5\t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n17\t"));
+	CU_ASSERT_PTR_NULL(strstr(out, "\n1\t"));
+	free(out);
+	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--tag none --format tsv", &out, NULL), 0);
+	size_t rows = 0;
+	for (const char *s = out; (s = strstr(s, "\t-\t")); s++)
+		rows++;
+	CU_ASSERT_EQUAL(rows, 6); /* do-not-upstream, revert, untagged, merge, lowercase, no space */
+	free(out);
+	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--tag HACK,bogus", &out, &err), 2);
+	CU_ASSERT_STRING_EQUAL(out, "");
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown tag 'bogus'"));
+	free(out);
+	free(err);
+}
+
+static void test_errors_and_help(void)
+{
+	char *out, *err;
+	CU_ASSERT_FATAL(built);
+	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--base v4.7", &out, &err), 2);
+	char *want = xasprintf("klang: base 'v4.7' not found in %s\n", repo.dir);
+	CU_ASSERT_STRING_EQUAL(err, want);
+	free(want), free(out), free(err);
+	CU_ASSERT_EQUAL(klang_stack("/nonexistent/repo", "", &out, &err), 2);
+	CU_ASSERT_STRING_EQUAL(err, "klang: not a git repository: /nonexistent/repo\n");
+	free(out), free(err);
+	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--format xml", &out, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown format 'xml'"));
+	free(out), free(err);
+	CU_ASSERT_EQUAL(klang_stack(repo.dir, "extra", &out, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unexpected argument 'extra'"));
+	free(out), free(err);
+	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--bogus", &out, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--bogus"));
+	free(out), free(err);
+	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--help", &out, &err), 0);
+	CU_ASSERT_TRUE(str_startswith(out, "usage: klang stack"));
+	CU_ASSERT_STRING_EQUAL(err, "");
+	free(out), free(err);
+}
+
+void suite_cmd_stack(void)
+{
+	CU_pSuite s = CU_add_suite("cmd_stack", setup, teardown);
+	CU_add_test(s, "tsv is what git log implies (traps)", test_tsv_traps);
+	CU_add_test(s, "tsv rows", test_tsv_rows);
+	CU_add_test(s, "tsv is what git log implies (2,000 patches)", test_tsv_generated);
+	CU_add_test(s, "json", test_json);
+	CU_add_test(s, "text", test_text);
+	CU_add_test(s, "--tag", test_tag_filter);
+	CU_add_test(s, "errors and --help", test_errors_and_help);
+}
