@@ -44,6 +44,8 @@ double build_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static void sync_js_watch(struct build_mgr *m);
+
 /* ---- the manager ---- */
 
 static const char *const make_env_drop[] = { "MAKEFLAGS=",   "MFLAGS=",	    "MAKELEVEL=",
@@ -108,6 +110,8 @@ void bmgr_free(struct build_mgr *m)
 		if (b->pid > 0 && !b->reaped)
 			while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR)
 				;
+		if (b->out_fd >= 0 && m->fd_watch)
+			m->fd_watch(b->out_fd, false, m->fd_watch_data);
 		if (b->out_fd >= 0)
 			close(b->out_fd);
 		if (b->log_fd >= 0)
@@ -116,6 +120,8 @@ void bmgr_free(struct build_mgr *m)
 			m->diag->close(b->diag_state);
 		buildplan_free(b);
 	}
+	if (m->js_watched && m->fd_watch)
+		m->fd_watch(jobserver_poll_fd(&m->js), false, m->fd_watch_data);
 	free(m->builds);
 	strv_free(m->env);
 	free(m->make);
@@ -139,6 +145,7 @@ struct build *bmgr_add(struct build_mgr *m, const struct build_spec *s, struct k
 	ALLOC_GROW(m->builds, m->nbuilds + 1, m->cap);
 	m->builds[m->nbuilds++] = b;
 	m->changed = true;
+	sync_js_watch(m);
 	return b;
 }
 
@@ -194,6 +201,8 @@ static int start_step(struct build_mgr *m, struct build *b, struct kerr *e)
 	close(p[1]);
 	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
 	b->out_fd = p[0];
+	if (m->fd_watch)
+		m->fd_watch(b->out_fd, true, m->fd_watch_data);
 	b->pid = pid;
 	b->group_alive = true;
 	b->reaped = false;
@@ -254,6 +263,17 @@ static void start_build(struct build_mgr *m, struct build *b)
 		fail_start(m, b, &e);
 }
 
+/* Watch the jobserver while a build waits for a token, only then. */
+static void sync_js_watch(struct build_mgr *m)
+{
+	bool queued = false;
+	for (size_t i = 0; i < m->nbuilds && !queued; i++)
+		queued = m->builds[i]->status == BUILD_QUEUED;
+	if (m->fd_watch && queued != m->js_watched)
+		m->fd_watch(jobserver_poll_fd(&m->js), queued, m->fd_watch_data);
+	m->js_watched = queued;
+}
+
 static void start_queued(struct build_mgr *m)
 {
 	for (size_t i = 0; i < m->nbuilds; i++) {
@@ -261,9 +281,10 @@ static void start_queued(struct build_mgr *m)
 		if (b->status != BUILD_QUEUED)
 			continue;
 		if (!jobserver_try_acquire(&m->js))
-			return;
+			break;
 		start_build(m, b);
 	}
+	sync_js_watch(m);
 }
 
 static void handle_line(struct build_mgr *m, struct build *b, const char *line, size_t len)
@@ -320,6 +341,8 @@ static void close_output(struct build_mgr *m, struct build *b)
 {
 	if (b->out_fd < 0)
 		return;
+	if (m->fd_watch)
+		m->fd_watch(b->out_fd, false, m->fd_watch_data);
 	close(b->out_fd);
 	b->out_fd = -1;
 	if (b->partial.len)
@@ -439,25 +462,29 @@ int bmgr_pollfds(const struct build_mgr *m, struct pollfd *pfd, int max)
 	return n;
 }
 
+void bmgr_handle_fd(struct build_mgr *m, int fd, short revents)
+{
+	if (!revents)
+		return;
+	if (fd == jobserver_poll_fd(&m->js)) {
+		start_queued(m);
+		return;
+	}
+	for (size_t j = 0; j < m->nbuilds; j++) {
+		struct build *b = m->builds[j];
+		if (b->out_fd != fd)
+			continue;
+		read_output(m, b, READ_BUDGET);
+		if (b->out_fd < 0) /* EOF: the step is probably over */
+			reap(m, b, build_now());
+		return;
+	}
+}
+
 void bmgr_handle(struct build_mgr *m, const struct pollfd *pfd, int n)
 {
-	for (int i = 0; i < n; i++) {
-		if (!pfd[i].revents)
-			continue;
-		if (pfd[i].fd == jobserver_poll_fd(&m->js)) {
-			start_queued(m);
-			continue;
-		}
-		for (size_t j = 0; j < m->nbuilds; j++) {
-			struct build *b = m->builds[j];
-			if (b->out_fd != pfd[i].fd)
-				continue;
-			read_output(m, b, READ_BUDGET);
-			if (b->out_fd < 0) /* EOF: the step is probably over */
-				reap(m, b, build_now());
-			break;
-		}
-	}
+	for (int i = 0; i < n; i++)
+		bmgr_handle_fd(m, pfd[i].fd, pfd[i].revents);
 }
 
 int bmgr_timeout(const struct build_mgr *m)
@@ -502,6 +529,7 @@ void bmgr_cancel(struct build_mgr *m, struct build *b)
 	if (b->status == BUILD_QUEUED) {
 		b->cancel = true;
 		finish(m, b, BUILD_CANCELLED, -1);
+		sync_js_watch(m);
 		return;
 	}
 	b->cancel = true;
@@ -540,6 +568,7 @@ int bmgr_rerun(struct build_mgr *m, struct build *b, struct kerr *e)
 	b->error = NULL;
 	buildrec_load_expected(m->records_dir, b);
 	m->changed = true;
+	sync_js_watch(m);
 	return 0;
 }
 

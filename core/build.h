@@ -16,6 +16,10 @@
  *		if (bmgr_changed(&m)) redraw();
  *	}
  *
+ * A loop that registers fds instead (tui/loop.c) sets m.fd_watch, calls
+ * bmgr_handle_fd() from the fd callback, and bmgr_tick() from loop_on_child()
+ * and a repeating timer of bmgr_timeout() ms.
+ *
  * Nothing here blocks: reads are non-blocking, children are reaped with
  * WNOHANG, and a cancelled build gets SIGTERM then, after a grace period,
  * SIGKILL, to its whole process group. Builds start by themselves as
@@ -112,6 +116,11 @@ struct build_mgr {
 	char *records_dir;	       /* previous records, or NULL */
 	char **env;		       /* of every child make */
 	bool changed, pool_dirty;
+	/* Optional, for loops that register fds (tui/loop.c's loop_watch_fd):
+	 * told when an fd starts (watch) or stops needing POLLIN. */
+	void (*fd_watch)(int fd, bool watch, void *data);
+	void *fd_watch_data;
+	bool js_watched;
 };
 
 /* Set up a pool of `jobs` slots (pipe or fifo, after `make --version`). */
@@ -127,6 +136,7 @@ struct build *bmgr_add(struct build_mgr *m, const struct build_spec *spec, struc
 /* The event loop. */
 int bmgr_pollfds(const struct build_mgr *m, struct pollfd *pfd, int max);
 void bmgr_handle(struct build_mgr *m, const struct pollfd *pfd, int n);
+void bmgr_handle_fd(struct build_mgr *m, int fd, short revents); /* one fd */
 void bmgr_tick(struct build_mgr *m);
 int bmgr_timeout(const struct build_mgr *m); /* ms until bmgr_tick is due; -1: idle */
 bool bmgr_busy(const struct build_mgr *m);   /* queued, running, or a group not yet gone */

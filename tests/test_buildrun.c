@@ -78,10 +78,34 @@ static bool stalled(void *dir)
 	return n > 0;
 }
 
+/* What an fd-registering loop (tui/loop.c) would hold. */
+struct watched {
+	int fds[16], n, errors;
+};
+
+static void watch(int fd, bool on, void *data)
+{
+	struct watched *w = data;
+	int i = 0;
+	while (i < w->n && w->fds[i] != fd)
+		i++;
+	if (on == (i < w->n) || (on && w->n == 16)) {
+		w->errors++; /* watched twice, or unwatched while not watched */
+		return;
+	}
+	if (on)
+		w->fds[w->n++] = fd;
+	else
+		w->fds[i] = w->fds[--w->n];
+}
+
 static void test_poll_api(void)
 {
 	struct fixture f;
+	struct watched w = { .n = 0 };
 	setup(&f, 2);
+	f.m.fd_watch = watch;
+	f.m.fd_watch_data = &w;
 	CU_ASSERT_EQUAL(bmgr_timeout(&f.m), -1); /* idle: no timer needed */
 	struct build *b = add(&f, "x86_64", "gcc", "defconfig");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
@@ -91,16 +115,21 @@ static void test_poll_api(void)
 	CU_ASSERT_EQUAL(build_fraction(b), -1); /* no record yet: indeterminate */
 	struct pollfd pfd[8];
 	CU_ASSERT_EQUAL(bmgr_pollfds(&f.m, pfd, 8), 1); /* the jobserver, for a token */
+	CU_ASSERT_EQUAL(w.n, 1);
+	CU_ASSERT_EQUAL(w.fds[0], pfd[0].fd);
 	bmgr_tick(&f.m);
 	CU_ASSERT_EQUAL(b->status, BUILD_CONFIGURING);
 	CU_ASSERT_EQUAL(f.m.js.held, 1);
 	CU_ASSERT_EQUAL(bmgr_pollfds(&f.m, pfd, 8), 1); /* now its output pipe */
 	CU_ASSERT_EQUAL(pfd[0].fd, b->out_fd);
+	CU_ASSERT_EQUAL(w.n, 1); /* the same, for a registering loop */
+	CU_ASSERT_EQUAL(w.fds[0], b->out_fd);
 	CU_ASSERT_TRUE(bmgr_timeout(&f.m) > 0);
 	CU_ASSERT_TRUE(drive(&f.m, 30, NULL, NULL));
 	CU_ASSERT_EQUAL(b->status, BUILD_OK);
 	CU_ASSERT_EQUAL(b->progress.objects, 7);
 	CU_ASSERT_EQUAL(build_fraction(b), 1);
+	CU_ASSERT_EQUAL(w.n, 0);
 	CU_ASSERT_EQUAL(f.m.js.held, 0);
 	CU_ASSERT_EQUAL(jobserver_available(&f.m.js), 2);
 	CU_ASSERT_EQUAL(bmgr_timeout(&f.m), -1);
@@ -124,6 +153,8 @@ static void test_poll_api(void)
 	CU_ASSERT_TRUE(drive(&f.m, 30, NULL, NULL));
 	CU_ASSERT_EQUAL(b->status, BUILD_OK);
 	CU_ASSERT_EQUAL(b->progress.objects, 7); /* .config rewritten: all again */
+	CU_ASSERT_EQUAL(w.n, 0);
+	CU_ASSERT_EQUAL(w.errors, 0);
 	char *log = read_file(b->log_path, NULL, &e); /* the log is the new run's */
 	CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "GEN     .config"));
 	CU_ASSERT_PTR_NULL(log ? strstr(strstr(log, "GEN     .config") + 1, "GEN     .config") : NULL);
