@@ -40,11 +40,20 @@ echo "tree $tree, config $config, toolchain $tc, $jobs jobs"
 # a warm-up so the page cache is the same for everyone (BENCH_WARMUP=0: skip)
 [ "${BENCH_WARMUP:-1}" = 0 ] || run warmup arm64,x86_64 >/dev/null
 
-par=$(run parallel arm64,x86_64)
-cpu=$(sed -n 's/^cpu: klang \([0-9.]*\)s, builds \([0-9.]*\)s$/\1 \2/p' "$tmp/parallel.out")
+# the order alternates (BENCH_ORDER=par-first|seq-first) so a warm cache or
+# a busier machine can be told apart from the jobserver
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+if [ "${BENCH_ORDER:-seq-first}" = par-first ]; then
+	par=$(run parallel arm64,x86_64)
+fi
 a=$(run seq-arm64 arm64)
 b=$(run seq-x86_64 x86_64)
+if [ "${BENCH_ORDER:-seq-first}" != par-first ]; then
+	par=$(run parallel arm64,x86_64)
+fi
+cpu=$(sed -n 's/^cpu: klang \([0-9.]*\)s, builds \([0-9.]*\)s$/\1 \2/p' "$tmp/parallel.out")
 seq=$(echo "$a $b" | awk '{ printf "%.1f", $1 + $2 }')
+echo "load average before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "$cpu" | awk '{ printf "klang CPU %.2fs for %.1fs of build CPU (%.3f%%)\n", $1, $2, 100 * $1 / ($2 ? $2 : 1) }'
 echo "two builds on one jobserver: ${par}s wall"
