@@ -16,36 +16,36 @@
 #include "core/util.h"
 
 static const char usage_text[] =
-	"usage: klang build [--repo DIR] --arch LIST --toolchain LIST [--config TARGET|FILE]\n"
-	"                   [--fragment FILE|CONFIG_X=V]... [--jobs N] [--out DIR]\n"
-	"                   [--wrapper ccache|distcc|icecc] [--target GOAL] [--records DIR]\n"
-	"                   [-- MAKEVAR=VALUE ...]\n"
-	"\n"
-	"Build the kernel in DIR (default: .) for every ARCH x TOOLCHAIN, in parallel, on\n"
-	"one GNU make jobserver of N slots: all builds together never run more than N\n"
-	"jobs. Each build runs `make O=OUT/<arch>-<toolchain>`: configure, then build.\n"
-	"\n"
-	"  --arch LIST        kernel ARCH values, comma-separated: arm64,x86_64\n"
-	"  --toolchain LIST   llvm (LLVM=1), llvm-N (LLVM=-N), clang (CC=clang with GNU\n"
-	"                     binutils), clang-N, gcc (CROSS_COMPILE found for the arch),\n"
-	"                     gcc-N, or a path to a compiler\n"
-	"  --config X         a config target (defconfig, tinyconfig, allmodconfig, ...)\n"
-	"                     or a .config file (default: defconfig)\n"
-	"  --fragment F       a config fragment file or a CONFIG_X=y line, merged into\n"
-	"                     .config before `make olddefconfig` (repeatable)\n"
-	"  --jobs N           jobserver slots (default: the number of CPUs)\n"
-	"  --out DIR          where builds go (default: $XDG_CACHE_HOME/klang/builds/<tree>)\n"
-	"  --wrapper W        ccache, distcc or icecc in front of CC (HOSTCC untouched);\n"
-	"                     DISTCC_HOSTS and the icecc scheduler are yours to set\n"
-	"  --target GOAL      make goal (default: Kbuild's default, which builds vmlinux)\n"
-	"  --records DIR      previous build records, for progress totals\n"
-	"                     (default: DIR/.klang/builds)\n"
-	"  -- MAKEVAR=VALUE   passed to every make (W=1, LLVM_IAS=0, CROSS_COMPILE=...)\n"
-	"\n"
-	"Writes OUT/<arch>-<toolchain>/build.log (the complete make output) and\n"
-	"summary.json, and OUT/summary.json for all builds. Ctrl-C cancels every build\n"
-	"(SIGTERM to its process group, SIGKILL 5 s later; a second Ctrl-C kills at once).\n"
-	"Exit status: 0 all builds ok, 1 a build failed or was cancelled, 2 bad usage.\n";
+    "usage: klang build [--repo DIR] --arch LIST --toolchain LIST [--config TARGET|FILE]\n"
+    "                   [--fragment FILE|CONFIG_X=V]... [--jobs N] [--out DIR]\n"
+    "                   [--wrapper ccache|distcc|icecc] [--target GOAL] [--records DIR]\n"
+    "                   [-- MAKEVAR=VALUE ...]\n"
+    "\n"
+    "Build the kernel in DIR (default: .) for every ARCH x TOOLCHAIN, in parallel, on\n"
+    "one GNU make jobserver of N slots: all builds together never run more than N\n"
+    "jobs. Each build runs `make O=OUT/<arch>-<toolchain>`: configure, then build.\n"
+    "\n"
+    "  --arch LIST        kernel ARCH values, comma-separated: arm64,x86_64\n"
+    "  --toolchain LIST   llvm (LLVM=1), llvm-N (LLVM=-N), clang (CC=clang with GNU\n"
+    "                     binutils), clang-N, gcc (CROSS_COMPILE found for the arch),\n"
+    "                     gcc-N, or a path to a compiler\n"
+    "  --config X         a config target (defconfig, tinyconfig, allmodconfig, ...)\n"
+    "                     or a .config file (default: defconfig)\n"
+    "  --fragment F       a config fragment file or a CONFIG_X=y line, merged into\n"
+    "                     .config before `make olddefconfig` (repeatable)\n"
+    "  --jobs N           jobserver slots (default: the number of CPUs)\n"
+    "  --out DIR          where builds go (default: $XDG_CACHE_HOME/klang/builds/<tree>)\n"
+    "  --wrapper W        ccache, distcc or icecc in front of CC (HOSTCC untouched);\n"
+    "                     DISTCC_HOSTS and the icecc scheduler are yours to set\n"
+    "  --target GOAL      make goal (default: Kbuild's default, which builds vmlinux)\n"
+    "  --records DIR      previous build records, for progress totals\n"
+    "                     (default: DIR/.klang/builds)\n"
+    "  -- MAKEVAR=VALUE   passed to every make (W=1, LLVM_IAS=0, CROSS_COMPILE=...)\n"
+    "\n"
+    "Writes OUT/<arch>-<toolchain>/build.log (the complete make output) and\n"
+    "summary.json, and OUT/summary.json for all builds. Ctrl-C cancels every build\n"
+    "(SIGTERM to its process group, SIGKILL 5 s later; a second Ctrl-C kills at once).\n"
+    "Exit status: 0 all builds ok, 1 a build failed or was cancelled, 2 bad usage.\n";
 
 static volatile sig_atomic_t signals_seen;
 
@@ -174,7 +174,8 @@ static void draw(struct view *v, struct build_mgr *m, bool force)
 		bool periodic = force || now - v->last_plain >= 10;
 		for (size_t i = 0; i < m->nbuilds; i++) {
 			const struct build *b = m->builds[i];
-			bool running = b->status == BUILD_CONFIGURING || b->status == BUILD_BUILDING;
+			bool running =
+			    b->status == BUILD_CONFIGURING || b->status == BUILD_BUILDING;
 			if (b->status == v->seen[i] && !(periodic && running))
 				continue;
 			v->seen[i] = b->status;
@@ -238,9 +239,9 @@ static void report(const struct build_mgr *m, const char *summary)
 	printf("summary: %s\n", summary);
 	printf("cpu: klang %.2fs, builds %.2fs\n",
 	       (double)self.ru_utime.tv_sec + (double)self.ru_stime.tv_sec +
-		       (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6,
+		   (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6,
 	       (double)kids.ru_utime.tv_sec + (double)kids.ru_stime.tv_sec +
-		       (double)(kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6);
+		   (double)(kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6);
 }
 
 struct opts {
@@ -255,18 +256,18 @@ struct opts {
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "toolchain", required_argument, NULL, 't' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "fragment", required_argument, NULL, 'f' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "wrapper", required_argument, NULL, 'w' },
-		{ "target", required_argument, NULL, 'g' },
-		{ "records", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	    {"repo", required_argument, NULL, 'r'},
+	    {"arch", required_argument, NULL, 'a'},
+	    {"toolchain", required_argument, NULL, 't'},
+	    {"config", required_argument, NULL, 'c'},
+	    {"fragment", required_argument, NULL, 'f'},
+	    {"jobs", required_argument, NULL, 'j'},
+	    {"out", required_argument, NULL, 'o'},
+	    {"wrapper", required_argument, NULL, 'w'},
+	    {"target", required_argument, NULL, 'g'},
+	    {"records", required_argument, NULL, 'R'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
 	};
 	int c;
 	opterr = 0;
@@ -274,10 +275,18 @@ static int parse(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
-		case 'r': o->repo = optarg; break;
-		case 'a': split_list(optarg, &o->arches, &o->narch); break;
-		case 't': split_list(optarg, &o->toolchains, &o->ntc); break;
-		case 'c': o->config = optarg; break;
+		case 'r':
+			o->repo = optarg;
+			break;
+		case 'a':
+			split_list(optarg, &o->arches, &o->narch);
+			break;
+		case 't':
+			split_list(optarg, &o->toolchains, &o->ntc);
+			break;
+		case 'c':
+			o->config = optarg;
+			break;
 		case 'f':
 			o->fragments = xrealloc(o->fragments, (o->nfrag + 1) * sizeof(char *));
 			o->fragments[o->nfrag++] = optarg;
@@ -289,13 +298,28 @@ static int parse(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			break;
-		case 'o': o->out = optarg; break;
-		case 'w': o->wrapper = optarg; break;
-		case 'g': o->target = optarg; break;
-		case 'R': o->records = optarg; break;
-		case 'h': fputs(usage_text, stdout); return 1;
-		case ':': warnx_("build: %s needs a value", argv[optind - 1]); return -1;
-		default: warnx_("build: unknown option '%s' (see klang build --help)", argv[optind - 1]); return -1;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'w':
+			o->wrapper = optarg;
+			break;
+		case 'g':
+			o->target = optarg;
+			break;
+		case 'R':
+			o->records = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		case ':':
+			warnx_("build: %s needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			warnx_("build: unknown option '%s' (see klang build --help)",
+			       argv[optind - 1]);
+			return -1;
 		}
 	}
 	if (!o->narch || !o->ntc) {
@@ -323,11 +347,17 @@ static int add_builds(struct build_mgr *m, struct opts *o, const char *out, char
 	for (size_t a = 0; a < o->narch; a++)
 		for (size_t t = 0; t < o->ntc; t++) {
 			struct build_spec s = {
-				.srcdir = o->repo, .outroot = out, .arch = o->arches[a],
-				.toolchain = o->toolchains[t], .config = o->config,
-				.fragments = o->fragments, .nfragments = o->nfrag,
-				.makevars = (const char **)vars, .nmakevars = nvars,
-				.wrapper = o->wrapper, .target = o->target,
+			    .srcdir = o->repo,
+			    .outroot = out,
+			    .arch = o->arches[a],
+			    .toolchain = o->toolchains[t],
+			    .config = o->config,
+			    .fragments = o->fragments,
+			    .nfragments = o->nfrag,
+			    .makevars = (const char **)vars,
+			    .nmakevars = nvars,
+			    .wrapper = o->wrapper,
+			    .target = o->target,
 			};
 			struct build *b = bmgr_add(m, &s, &e);
 			if (!b) {
@@ -378,7 +408,7 @@ static void run(struct build_mgr *m, struct view *v, const char *summary)
 
 int cmd_build(int argc, char **argv)
 {
-	struct opts o = { .repo = "." };
+	struct opts o = {.repo = "."};
 	int r = parse(argc, argv, &o);
 	if (r) {
 		free_opts(&o);
@@ -419,11 +449,11 @@ int cmd_build(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout must not orphan the builds */
 
-	struct view v = { .tty = isatty(STDOUT_FILENO) && getenv("TERM") &&
-				 strcmp(getenv("TERM"), "dumb") };
+	struct view v = {.tty = isatty(STDOUT_FILENO) && getenv("TERM") &&
+				strcmp(getenv("TERM"), "dumb")};
 	v.seen = xcalloc(m.nbuilds, sizeof(*v.seen));
 	for (size_t i = 0; i < m.nbuilds; i++) {
-		v.seen[i] = (enum build_status)-1;
+		v.seen[i] = (enum build_status) - 1;
 		int n = (int)strlen(m.builds[i]->name);
 		v.namew = n > v.namew ? n : v.namew;
 	}

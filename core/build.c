@@ -22,16 +22,15 @@
 
 extern char **environ;
 
-#define PARSE_LINE_MAX 65536 /* longer lines reach the log whole, the parsers cut */
+#define PARSE_LINE_MAX 65536  /* longer lines reach the log whole, the parsers cut */
 #define READ_BUDGET (1 << 20) /* bytes per build per bmgr_handle(), to stay responsive */
 #define TICK_MS 100
-
 
 const char *build_status_name(enum build_status s)
 {
 	static const char *const names[] = {
 #define X(id, name) name,
-		BUILD_STATUS_LIST(X)
+	    BUILD_STATUS_LIST(X)
 #undef X
 	};
 	return (size_t)s < ARRAY_SIZE(names) ? names[s] : "?";
@@ -48,9 +47,9 @@ static void sync_js_watch(struct build_mgr *m);
 
 /* ---- the manager ---- */
 
-static const char *const make_env_drop[] = { "MAKEFLAGS=",   "MFLAGS=",	    "MAKELEVEL=",
-					     "MAKEOVERRIDES=", "GNUMAKEFLAGS=", "MAKE_TERMOUT=",
-					     "MAKE_TERMERR=", "LC_ALL=",	    "LC_MESSAGES=" };
+static const char *const make_env_drop[] = {
+    "MAKEFLAGS=",    "MFLAGS=",	      "MAKELEVEL=", "MAKEOVERRIDES=", "GNUMAKEFLAGS=",
+    "MAKE_TERMOUT=", "MAKE_TERMERR=", "LC_ALL=",    "LC_MESSAGES="};
 
 /* The environment of every child make: a top-level make on our jobserver,
  * with compiler messages in English so they can be parsed. */
@@ -161,7 +160,7 @@ static void child_exec(struct build_mgr *m, int wfd, char **argv, pid_t parent)
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGWINCH };
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGWINCH};
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
 	sigset_t none;
@@ -455,10 +454,10 @@ int bmgr_pollfds(const struct build_mgr *m, struct pollfd *pfd, int max)
 		const struct build *b = m->builds[i];
 		queued |= b->status == BUILD_QUEUED;
 		if (b->out_fd >= 0 && n < max)
-			pfd[n++] = (struct pollfd){ .fd = b->out_fd, .events = POLLIN };
+			pfd[n++] = (struct pollfd){.fd = b->out_fd, .events = POLLIN};
 	}
 	if (queued && n < max)
-		pfd[n++] = (struct pollfd){ .fd = jobserver_poll_fd(&m->js), .events = POLLIN };
+		pfd[n++] = (struct pollfd){.fd = jobserver_poll_fd(&m->js), .events = POLLIN};
 	return n;
 }
 

@@ -39,12 +39,12 @@
 #include "core/kbuild.h"
 #include "core/util.h"
 
-#define BUILD_STATUS_LIST(X)                                                   \
-	X(QUEUED, "queued")                                                    \
-	X(CONFIGURING, "configuring")                                          \
-	X(BUILDING, "building")                                                \
-	X(OK, "ok")                                                            \
-	X(FAILED, "failed")                                                    \
+#define BUILD_STATUS_LIST(X)                                                                       \
+	X(QUEUED, "queued")                                                                        \
+	X(CONFIGURING, "configuring")                                                              \
+	X(BUILDING, "building")                                                                    \
+	X(OK, "ok")                                                                                \
+	X(FAILED, "failed")                                                                        \
 	X(CANCELLED, "cancelled")
 
 enum build_status {
@@ -53,19 +53,22 @@ enum build_status {
 #undef X
 };
 const char *build_status_name(enum build_status s);
-static inline bool build_status_done(enum build_status s) { return s >= BUILD_OK; }
+static inline bool build_status_done(enum build_status s)
+{
+	return s >= BUILD_OK;
+}
 
 /* What to build; every string is copied by bmgr_add(). */
 struct build_spec {
-	const char *srcdir;	 /* the kernel tree (never written to) */
-	const char *outroot;	 /* the build goes to OUTROOT/<arch>-<toolchain> */
-	const char *arch;	 /* ARCH= */
-	const char *toolchain;	 /* llvm, llvm-N, clang, clang-N, gcc, gcc-N, or a compiler path */
-	const char *config;	 /* a config target (defconfig, tinyconfig, ...) or a .config
-				    file; NULL: defconfig */
-	const char **fragments;	 /* files or CONFIG_X=y lines merged into .config */
+	const char *srcdir;	/* the kernel tree (never written to) */
+	const char *outroot;	/* the build goes to OUTROOT/<arch>-<toolchain> */
+	const char *arch;	/* ARCH= */
+	const char *toolchain;	/* llvm, llvm-N, clang, clang-N, gcc, gcc-N, or a compiler path */
+	const char *config;	/* a config target (defconfig, tinyconfig, ...) or a .config
+				   file; NULL: defconfig */
+	const char **fragments; /* files or CONFIG_X=y lines merged into .config */
 	size_t nfragments;
-	const char **makevars;	 /* NAME=VALUE, passed to make last (they win) */
+	const char **makevars; /* NAME=VALUE, passed to make last (they win) */
 	size_t nmakevars;
 	const char *wrapper;	 /* ccache, distcc, icecc, or NULL */
 	const char *target;	 /* make goal; NULL: Kbuild's default */
@@ -76,7 +79,7 @@ struct build_step; /* one make invocation */
 
 /* One build. Read-only outside core/build.c. */
 struct build {
-	char *name;		/* "<arch>-<toolchain>": its directory under the out root */
+	char *name; /* "<arch>-<toolchain>": its directory under the out root */
 	char *arch, *toolchain, *config, *wrapper, *target;
 	char *srcdir, *outdir, *log_path;
 	char *compiler;		/* the C compiler used: "clang", "aarch64-linux-gnu-gcc" */
@@ -86,7 +89,7 @@ struct build {
 	char *error;		/* why klang could not run it, or NULL */
 
 	enum build_status status;
-	int exit_code;		/* of the failing or last step; -1 until done */
+	int exit_code;			 /* of the failing or last step; -1 until done */
 	struct kbuild_progress progress; /* objects, expected, last quiet line */
 	bool expected_estimated;	 /* expected comes from a similar build */
 	unsigned long warnings, errors;
@@ -95,11 +98,11 @@ struct build {
 	char *fragments; /* merged fragment text, appended to .config */
 	struct build_step *steps;
 	size_t nsteps, step;
-	pid_t pid;		/* leader of the running step's process group, or 0 */
-	bool group_alive;	/* its process group may still have members */
-	int out_fd, log_fd;	/* pipe read end (-1 when closed), the log */
-	struct strbuf partial;	/* an incomplete last line */
-	bool partial_overflow;	/* the current line was cut for the parsers */
+	pid_t pid;	       /* leader of the running step's process group, or 0 */
+	bool group_alive;      /* its process group may still have members */
+	int out_fd, log_fd;    /* pipe read end (-1 when closed), the log */
+	struct strbuf partial; /* an incomplete last line */
+	bool partial_overflow; /* the current line was cut for the parsers */
 	int wstatus;
 	bool reaped, cancel, killed, holds_token;
 	double started, build_started, finished, term_sent;
@@ -108,13 +111,13 @@ struct build {
 
 struct build_mgr {
 	struct jobserver js;
-	char *make;		       /* path of GNU make */
+	char *make;			     /* path of GNU make */
 	const struct diag_counter_ops *diag; /* warning/error counter (swappable) */
-	double grace;		       /* seconds from SIGTERM to SIGKILL */
+	double grace;			     /* seconds from SIGTERM to SIGKILL */
 	struct build **builds;
 	size_t nbuilds, cap;
-	char *records_dir;	       /* previous records, or NULL */
-	char **env;		       /* of every child make */
+	char *records_dir; /* previous records, or NULL */
+	char **env;	   /* of every child make */
 	bool changed, pool_dirty;
 	/* Optional, for loops that register fds (tui/loop.c's loop_watch_fd):
 	 * told when an fd starts (watch) or stops needing POLLIN. */
@@ -153,13 +156,13 @@ void bmgr_kill_all(const struct build_mgr *m);
 int bmgr_rerun(struct build_mgr *m, struct build *b, struct kerr *e); /* a finished build */
 
 /* Live numbers for a view. */
-double build_now(void);			     /* monotonic seconds */
-double build_elapsed(const struct build *b); /* seconds, frozen when done */
-long build_eta(const struct build *b);	     /* seconds, -1 unknown */
+double build_now(void);			      /* monotonic seconds */
+double build_elapsed(const struct build *b);  /* seconds, frozen when done */
+long build_eta(const struct build *b);	      /* seconds, -1 unknown */
 double build_fraction(const struct build *b); /* 0..1, -1 indeterminate */
 
 /* Records and summaries (JSON, written atomically). */
-char *build_summary_json(const struct build *b);	       /* one object; caller frees */
+char *build_summary_json(const struct build *b);	      /* one object; caller frees */
 char *bmgr_summary_json(const struct build_mgr *m, int jobs); /* all builds */
 int bmgr_write_summary(const struct build_mgr *m, const char *path, struct kerr *e);
 

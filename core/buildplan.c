@@ -131,13 +131,13 @@ static bool messages_not_c(void)
 static void add_step(struct build *b, enum build_status phase, enum step_pre pre,
 		     struct argv_builder *common, const char *goal)
 {
-	struct argv_builder a = { 0 };
+	struct argv_builder a = {0};
 	for (size_t i = 0; i < common->n; i++)
 		av_add(&a, xstrdup(common->v[i]));
 	if (goal)
 		av_add(&a, xstrdup(goal));
 	b->steps = xrealloc(b->steps, (b->nsteps + 1) * sizeof(*b->steps));
-	b->steps[b->nsteps++] = (struct build_step){ phase, pre, a.v };
+	b->steps[b->nsteps++] = (struct build_step){phase, pre, a.v};
 }
 
 static void plan_reproducer(struct build *b, int jobs)
@@ -187,7 +187,6 @@ static void sanitize(char *s)
 		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
 			*s = '_';
 }
-
 
 struct build *buildplan_new(const struct build_spec *s, const char *make, int jobs, struct kerr *e)
 {
@@ -264,7 +263,7 @@ struct build *buildplan_new(const struct build_spec *s, const char *make, int jo
 		}
 	}
 
-	struct argv_builder common = { 0 };
+	struct argv_builder common = {0};
 	av_add(&common, xstrdup(make));
 	av_add(&common, xstrdup("-C"));
 	av_add(&common, xstrdup(b->srcdir));

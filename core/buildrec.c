@@ -25,10 +25,12 @@ static json_t *build_json(const struct build *b)
 	set_str(o, "wrapper", b->wrapper);
 	set_str(o, "command", b->reproducer);
 	set_str(o, "status", build_status_name(b->status));
-	json_object_set_new(o, "exit_code", b->exit_code < 0 && !build_status_done(b->status)
-						     ? json_null()
-						     : json_integer(b->exit_code));
-	json_object_set_new(o, "seconds", json_real((double)(long)(build_elapsed(b) * 10 + 0.5) / 10));
+	json_object_set_new(o, "exit_code",
+			    b->exit_code < 0 && !build_status_done(b->status)
+				? json_null()
+				: json_integer(b->exit_code));
+	json_object_set_new(o, "seconds",
+			    json_real((double)(long)(build_elapsed(b) * 10 + 0.5) / 10));
 	json_object_set_new(o, "objects", json_integer((json_int_t)b->progress.objects));
 	json_object_set_new(o, "steps", json_integer((json_int_t)b->progress.steps));
 	json_object_set_new(o, "warnings", json_integer((json_int_t)b->warnings));

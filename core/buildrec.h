@@ -9,8 +9,8 @@
 /* Set b->progress.expected from the previous record of the same build, else
  * from a similar one (same config; same arch preferred), else leave it 0. */
 void buildrec_load_expected(const char *records_dir, struct build *b);
-/* On completion: take the compiler version Kbuild saw (CONFIG_CC_VERSION_TEXT), write <out>/summary.json and the
- * record. Failures to write are noted in b->error, never fatal. */
+/* On completion: take the compiler version Kbuild saw (CONFIG_CC_VERSION_TEXT), write
+ * <out>/summary.json and the record. Failures to write are noted in b->error, never fatal. */
 void buildrec_finish(struct build_mgr *m, struct build *b);
 
 #endif

@@ -22,7 +22,7 @@ struct jobserver {
 	int rfd, wfd;	/* klang's ends; O_NONBLOCK for reading */
 	char *fifo_dir; /* JOBSERVER_FIFO: private directory holding the fifo */
 	char *fifo;
-	int held;	/* tokens klang holds for running builds */
+	int held; /* tokens klang holds for running builds */
 };
 
 /* Create a pool of `slots` tokens in the given style. */

@@ -45,7 +45,7 @@ bool kbuild_parse_line(const char *line, size_t len, struct kbuild_line *out)
  * Find an object's quiet line there too. */
 static bool embedded_object(const char *line, size_t len, struct kbuild_line *kl)
 {
-	static const char *const heads[] = { "  CC      ", "  CC [M]  ", "  AS      ", "  AS [M]  " };
+	static const char *const heads[] = {"  CC      ", "  CC [M]  ", "  AS      ", "  AS [M]  "};
 	for (size_t h = 0; h < ARRAY_SIZE(heads); h++) {
 		const char *p = memmem(line + 1, len - 1, heads[h], 10);
 		if (p && kbuild_parse_line(p, len - (size_t)(p - line), kl))
@@ -117,7 +117,7 @@ static void simple_close(void *state)
 }
 
 const struct diag_counter_ops kbuild_simple_counter = {
-	.open = simple_open,
-	.line = simple_line,
-	.close = simple_close,
+    .open = simple_open,
+    .line = simple_line,
+    .close = simple_close,
 };

@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 struct kbuild_line {
-	char tag[16];	 /* "CC", "LD", "AR", "HOSTCC", ... */
-	bool module;	 /* "[M]" */
-	bool object;	 /* a compiled translation unit: CC or AS (with or without [M]) */
+	char tag[16];	    /* "CC", "LD", "AR", "HOSTCC", ... */
+	bool module;	    /* "[M]" */
+	bool object;	    /* a compiled translation unit: CC or AS (with or without [M]) */
 	const char *target; /* points into the parsed line */
 	size_t target_len;
 };
@@ -20,10 +20,10 @@ bool kbuild_parse_line(const char *line, size_t len, struct kbuild_line *out);
 
 /* Counting progress as the lines stream in. */
 struct kbuild_progress {
-	unsigned long steps;   /* every quiet line */
-	unsigned long objects; /* CC/AS lines */
+	unsigned long steps;	/* every quiet line */
+	unsigned long objects;	/* CC/AS lines */
 	unsigned long expected; /* objects expected in total; 0 = unknown */
-	char last[128];	       /* the last quiet line, trimmed: "CC kernel/fork.o" */
+	char last[128];		/* the last quiet line, trimmed: "CC kernel/fork.o" */
 };
 void kbuild_progress_line(struct kbuild_progress *p, const char *line, size_t len);
 /* Fraction done in [0, 1], or -1 when the total is unknown (indeterminate). */

@@ -13,30 +13,30 @@ static const struct {
 	const char *arch;
 	const char *triples;
 } cross_triples[] = {
-	{ "arm64", "aarch64-linux-gnu aarch64-linux" },
-	{ "x86_64", "x86_64-linux-gnu x86_64-linux" },
-	{ "x86", "x86_64-linux-gnu x86_64-linux" },
-	{ "i386", "i686-linux-gnu x86_64-linux-gnu" },
-	{ "arm", "arm-linux-gnueabi arm-linux-gnueabihf arm-linux" },
-	{ "riscv", "riscv64-linux-gnu riscv64-linux" },
-	{ "powerpc", "powerpc64le-linux-gnu powerpc64-linux-gnu powerpc-linux-gnu" },
-	{ "mips", "mips-linux-gnu mipsel-linux-gnu mips64el-linux-gnuabi64" },
-	{ "s390", "s390x-linux-gnu" },
-	{ "loongarch", "loongarch64-linux-gnu" },
-	{ "sparc", "sparc64-linux-gnu" },
-	{ "sparc64", "sparc64-linux-gnu" },
-	{ "m68k", "m68k-linux-gnu" },
-	{ "parisc", "hppa-linux-gnu" },
-	{ "sh", "sh4-linux-gnu" },
-	{ "alpha", "alpha-linux-gnu" },
+    {"arm64", "aarch64-linux-gnu aarch64-linux"},
+    {"x86_64", "x86_64-linux-gnu x86_64-linux"},
+    {"x86", "x86_64-linux-gnu x86_64-linux"},
+    {"i386", "i686-linux-gnu x86_64-linux-gnu"},
+    {"arm", "arm-linux-gnueabi arm-linux-gnueabihf arm-linux"},
+    {"riscv", "riscv64-linux-gnu riscv64-linux"},
+    {"powerpc", "powerpc64le-linux-gnu powerpc64-linux-gnu powerpc-linux-gnu"},
+    {"mips", "mips-linux-gnu mipsel-linux-gnu mips64el-linux-gnuabi64"},
+    {"s390", "s390x-linux-gnu"},
+    {"loongarch", "loongarch64-linux-gnu"},
+    {"sparc", "sparc64-linux-gnu"},
+    {"sparc64", "sparc64-linux-gnu"},
+    {"m68k", "m68k-linux-gnu"},
+    {"parisc", "hppa-linux-gnu"},
+    {"sh", "sh4-linux-gnu"},
+    {"alpha", "alpha-linux-gnu"},
 };
 
 static const struct {
 	const char *machine, *arch;
 } host_arches[] = {
-	{ "x86_64", "x86_64" }, { "aarch64", "arm64" }, { "riscv64", "riscv" },
-	{ "ppc64le", "powerpc" }, { "s390x", "s390" },	{ "loongarch64", "loongarch" },
-	{ "i686", "i386" },	{ "armv7l", "arm" },
+    {"x86_64", "x86_64"},   {"aarch64", "arm64"}, {"riscv64", "riscv"},
+    {"ppc64le", "powerpc"}, {"s390x", "s390"},	  {"loongarch64", "loongarch"},
+    {"i686", "i386"},	    {"armv7l", "arm"},
 };
 
 const char *toolchain_host_arch(void)
@@ -181,10 +181,12 @@ static int cross(struct toolchain *tc, const char *arch, const char *tool, const
 	*prefix = toolchain_cross_prefix(arch, tool, &tried);
 	if (!*prefix) {
 		if (tried.len)
-			kerr_set(e, "%s: no cross %s on PATH (tried %s); pass -- CROSS_COMPILE=PREFIX",
+			kerr_set(e,
+				 "%s: no cross %s on PATH (tried %s); pass -- CROSS_COMPILE=PREFIX",
 				 arch, tool, tried.buf);
 		else
-			kerr_set(e, "%s: no known cross triple; pass -- CROSS_COMPILE=PREFIX", arch);
+			kerr_set(e, "%s: no known cross triple; pass -- CROSS_COMPILE=PREFIX",
+				 arch);
 		sb_free(&tried);
 		return -1;
 	}
@@ -204,11 +206,15 @@ static void set_cc(struct toolchain *tc, const char *wrapper, const char **mv, s
 static int resolve_llvm(struct toolchain *tc, int ver, const char *arch, const char *srcdir,
 			const char *wrapper, const char **mv, size_t nmv, struct kerr *e)
 {
-	static const char *const tools[] = { "LD=ld.lld",	   "AR=llvm-ar",
-					     "NM=llvm-nm",	   "OBJCOPY=llvm-objcopy",
-					     "OBJDUMP=llvm-objdump", "READELF=llvm-readelf",
-					     "STRIP=llvm-strip",   "HOSTCC=clang",
-					     "HOSTCXX=clang++" };
+	static const char *const tools[] = {"LD=ld.lld",
+					    "AR=llvm-ar",
+					    "NM=llvm-nm",
+					    "OBJCOPY=llvm-objcopy",
+					    "OBJDUMP=llvm-objdump",
+					    "READELF=llvm-readelf",
+					    "STRIP=llvm-strip",
+					    "HOSTCC=clang",
+					    "HOSTCXX=clang++"};
 	tc->compiler = ver < 0 ? xstrdup("clang") : xasprintf("clang-%d", ver);
 	char *found = path_search(tc->compiler);
 	if (!found)
@@ -297,8 +303,9 @@ int toolchain_resolve(struct toolchain *tc, const char *name, const char *arch, 
 		else if (strcmp(name, "gcc"))
 			add_var(tc, xasprintf("CC=%s", tc->compiler));
 	} else {
-		return kerr_set(e, "unknown toolchain '%s' (llvm, llvm-N, clang, clang-N, gcc, "
-				   "gcc-N, or a compiler path)",
+		return kerr_set(e,
+				"unknown toolchain '%s' (llvm, llvm-N, clang, clang-N, gcc, "
+				"gcc-N, or a compiler path)",
 				name);
 	}
 	free(prefix);

@@ -37,16 +37,16 @@ static char *script(const char *dir, const char *name, const char *text)
 char *buildtest_counting_cc(const char *dir, double secs)
 {
 	char *text = xasprintf(
-		"#!/bin/sh\n"
-		"D=%s\n"
-		"case \" $* \" in *\" -c \"*) ;; *) exec ${CROSS_COMPILE}gcc \"$@\";; esac\n"
-		"( flock 9; n=$(( $(cat $D/cur 2>/dev/null || echo 0) + 1 )); echo $n > $D/cur;"
-		" echo $n >> $D/log ) 9>$D/lock\n"
-		"sleep %.2f\n"
-		"${CROSS_COMPILE}gcc \"$@\"; rc=$?\n"
-		"( flock 9; echo $(( $(cat $D/cur) - 1 )) > $D/cur ) 9>$D/lock\n"
-		"exit $rc\n",
-		dir, secs);
+	    "#!/bin/sh\n"
+	    "D=%s\n"
+	    "case \" $* \" in *\" -c \"*) ;; *) exec ${CROSS_COMPILE}gcc \"$@\";; esac\n"
+	    "( flock 9; n=$(( $(cat $D/cur 2>/dev/null || echo 0) + 1 )); echo $n > $D/cur;"
+	    " echo $n >> $D/log ) 9>$D/lock\n"
+	    "sleep %.2f\n"
+	    "${CROSS_COMPILE}gcc \"$@\"; rc=$?\n"
+	    "( flock 9; echo $(( $(cat $D/cur) - 1 )) > $D/cur ) 9>$D/lock\n"
+	    "exit $rc\n",
+	    dir, secs);
 	char *p = script(dir, "count-cc", text);
 	free(text);
 	return p;
@@ -75,11 +75,12 @@ char *buildtest_stalling_cc(const char *dir, int ignore_term)
 	if (system(cmd) != 0)
 		exit(2);
 	free(cmd);
-	char *text = xasprintf("#!/bin/sh\n"
-			       "case \" $* \" in *\" -c \"*) ;; *) exec ${CROSS_COMPILE}gcc \"$@\";; esac\n"
-			       "%s"
-			       "%s/stall-sleep 60\n",
-			       ignore_term ? "trap '' TERM\n" : "", dir);
+	char *text =
+	    xasprintf("#!/bin/sh\n"
+		      "case \" $* \" in *\" -c \"*) ;; *) exec ${CROSS_COMPILE}gcc \"$@\";; esac\n"
+		      "%s"
+		      "%s/stall-sleep 60\n",
+		      ignore_term ? "trap '' TERM\n" : "", dir);
 	char *p = script(dir, ignore_term ? "stubborn-cc" : "stall-cc", text);
 	free(text);
 	return p;

@@ -57,10 +57,10 @@ static void test_cross_product(void)
 		const char *name, *version, *var;
 		int machine;
 	} want[] = {
-		{ "arm64-gcc", "aarch64-linux-gnu-gcc", "CROSS_COMPILE=aarch64-linux-gnu-", 183 },
-		{ "arm64-llvm", "clang version", "LLVM=1", 183 },
-		{ "x86_64-gcc", "gcc", "ARCH=x86_64", 62 },
-		{ "x86_64-llvm", "clang version", "LLVM=1", 62 },
+	    {"arm64-gcc", "aarch64-linux-gnu-gcc", "CROSS_COMPILE=aarch64-linux-gnu-", 183},
+	    {"arm64-llvm", "clang version", "LLVM=1", 183},
+	    {"x86_64-gcc", "gcc", "ARCH=x86_64", 62},
+	    {"x86_64-llvm", "clang version", "LLVM=1", 62},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		json_t *b = summary_build(sum, want[i].name);
@@ -78,7 +78,7 @@ static void test_cross_product(void)
 		char *per = xasprintf("%s/out/%s/summary.json", dir, want[i].name);
 		CU_ASSERT_TRUE(file_exists(per));
 		free(per);
-		char *log = read_file(jstr(b, "log"), NULL, &(struct kerr){ 0 });
+		char *log = read_file(jstr(b, "log"), NULL, &(struct kerr){0});
 		CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "\n  CC      kernel/fork.o\n"));
 		CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "\n  LD      vmlinux\n"));
 		CU_ASSERT_PTR_NULL(log ? strstr(log, "jobserver unavailable") : NULL);
@@ -90,7 +90,8 @@ static void test_cross_product(void)
 	}
 	/* the repeat command line really repeats the build */
 	json_t *b = summary_build(sum, "arm64-llvm");
-	char *again = xasprintf("rm -rf %s/out/arm64-llvm && (%s) >/dev/null 2>&1", dir, jstr(b, "command"));
+	char *again =
+	    xasprintf("rm -rf %s/out/arm64-llvm && (%s) >/dev/null 2>&1", dir, jstr(b, "command"));
 	CU_ASSERT_EQUAL(system(again), 0);
 	char *vm = xasprintf("%s/out/arm64-llvm/vmlinux", dir);
 	CU_ASSERT_EQUAL(buildtest_elf_machine(vm), 183);
@@ -134,8 +135,8 @@ static int bound_run(const char *arches, int jobs)
 static void test_jobserver_bound(void)
 {
 	int max = bound_run("x86_64,arm64", 2);
-	CU_ASSERT_TRUE(max <= 2); /* two builds on 2 slots */
-	CU_ASSERT_TRUE(max > 1);  /* and they did run in parallel */
+	CU_ASSERT_TRUE(max <= 2);		    /* two builds on 2 slots */
+	CU_ASSERT_TRUE(max > 1);		    /* and they did run in parallel */
 	CU_ASSERT_EQUAL(bound_run("x86_64", 3), 3); /* one build uses every slot */
 }
 
@@ -152,7 +153,7 @@ static void test_failure_and_warnings(void)
 	free(cmd);
 	/* one build breaks, the other goes on; exit 1; the tail of the log is shown */
 	char *frag = xasprintf("%s/broken.config", dir);
-	CU_ASSERT_EQUAL(write_file_atomic(frag, "CONFIG_BROKEN=y\n", 16, &(struct kerr){ 0 }), 0);
+	CU_ASSERT_EQUAL(write_file_atomic(frag, "CONFIG_BROKEN=y\n", 16, &(struct kerr){0}), 0);
 	cmd = xasprintf("%s build --repo %s --arch x86_64 --toolchain gcc,llvm "
 			"--config tinyconfig --fragment %s --jobs 2 --out %s/f -- V=1",
 			test_klang_bin(), tree, frag, dir);
@@ -183,20 +184,20 @@ static void test_usage_errors(void)
 	static const struct {
 		const char *args, *msg;
 	} cases[] = {
-		{ "--toolchain gcc", "--arch and --toolchain are required" },
-		{ "--arch arm64 --toolchain icc", "unknown toolchain 'icc'" },
-		{ "--arch arm64 --toolchain gcc --jobs 0", "--jobs '0'" },
-		{ "--arch arm64 --toolchain gcc --config nosuch", "--config 'nosuch': no such file" },
-		{ "--arch arm64 --toolchain gcc --wrapper sccache", "--wrapper 'sccache'" },
-		{ "--arch arm64 --toolchain gcc -- notavar", "'notavar': not a make variable" },
-		{ "--arch 'arm/64' --toolchain gcc", "'arm/64': not an ARCH name" },
-		{ "--arch arm64,arm64 --toolchain gcc", "arm64-gcc given twice" },
-		{ "--arch arm64 --toolchain gcc --fragment /no/such.config", "/no/such.config" },
-		{ "--arch arm64 --toolchain gcc --bogus", "unknown option '--bogus'" },
+	    {"--toolchain gcc", "--arch and --toolchain are required"},
+	    {"--arch arm64 --toolchain icc", "unknown toolchain 'icc'"},
+	    {"--arch arm64 --toolchain gcc --jobs 0", "--jobs '0'"},
+	    {"--arch arm64 --toolchain gcc --config nosuch", "--config 'nosuch': no such file"},
+	    {"--arch arm64 --toolchain gcc --wrapper sccache", "--wrapper 'sccache'"},
+	    {"--arch arm64 --toolchain gcc -- notavar", "'notavar': not a make variable"},
+	    {"--arch 'arm/64' --toolchain gcc", "'arm/64': not an ARCH name"},
+	    {"--arch arm64,arm64 --toolchain gcc", "arm64-gcc given twice"},
+	    {"--arch arm64 --toolchain gcc --fragment /no/such.config", "/no/such.config"},
+	    {"--arch arm64 --toolchain gcc --bogus", "unknown option '--bogus'"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		char *cmd = xasprintf("%s build --repo %s --out %s/o %s", test_klang_bin(), tree, dir,
-				      cases[i].args);
+		char *cmd = xasprintf("%s build --repo %s --out %s/o %s", test_klang_bin(), tree,
+				      dir, cases[i].args);
 		char *err;
 		CU_ASSERT_EQUAL(test_run(cmd, NULL, &err), 2);
 		if (!strstr(err, cases[i].msg))
@@ -206,7 +207,8 @@ static void test_usage_errors(void)
 		free(cmd);
 	}
 	char *cmd = xasprintf("%s build --repo %s/nowhere --arch x86 --toolchain gcc",
-			      test_klang_bin(), dir), *out;
+			      test_klang_bin(), dir),
+	     *out;
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 2);
 	free(cmd);
 	cmd = xasprintf("%s build --help", test_klang_bin());

@@ -49,8 +49,8 @@ static void teardown(struct fixture *f)
 
 static struct build *add(struct fixture *f, const char *arch, const char *tc, const char *config)
 {
-	struct build_spec s = { .srcdir = f->tree, .outroot = f->out, .arch = arch,
-				.toolchain = tc, .config = config };
+	struct build_spec s = {
+	    .srcdir = f->tree, .outroot = f->out, .arch = arch, .toolchain = tc, .config = config};
 	struct kerr e;
 	struct build *b = bmgr_add(&f->m, &s, &e);
 	if (!b)
@@ -102,7 +102,7 @@ static void watch(int fd, bool on, void *data)
 static void test_poll_api(void)
 {
 	struct fixture f;
-	struct watched w = { .n = 0 };
+	struct watched w = {.n = 0};
 	setup(&f, 2);
 	f.m.fd_watch = watch;
 	f.m.fd_watch_data = &w;
@@ -157,7 +157,8 @@ static void test_poll_api(void)
 	CU_ASSERT_EQUAL(w.errors, 0);
 	char *log = read_file(b->log_path, NULL, &e); /* the log is the new run's */
 	CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "GEN     .config"));
-	CU_ASSERT_PTR_NULL(log ? strstr(strstr(log, "GEN     .config") + 1, "GEN     .config") : NULL);
+	CU_ASSERT_PTR_NULL(log ? strstr(strstr(log, "GEN     .config") + 1, "GEN     .config")
+			       : NULL);
 	free(log);
 	teardown(&f);
 }
@@ -211,7 +212,7 @@ static void test_cancel_escalates(void)
 	CU_ASSERT_EQUAL(jobserver_available(&f.m.js), 2); /* repaired */
 
 	/* the crash path: SIGKILL to every group at once, nothing left */
-	CU_ASSERT_EQUAL(bmgr_rerun(&f.m, b, &(struct kerr){ 0 }), 0);
+	CU_ASSERT_EQUAL(bmgr_rerun(&f.m, b, &(struct kerr){0}), 0);
 	CU_ASSERT_TRUE_FATAL(drive(&f.m, 30, stalled, f.dir));
 	bmgr_kill_all(&f.m);
 	CU_ASSERT_TRUE(drive(&f.m, 5, NULL, NULL));
@@ -318,10 +319,14 @@ static void test_config_file_and_fragments(void)
 	char *cfg = xasprintf("%s/my.config", f.dir), *frag = xasprintf("%s/mm.config", f.dir);
 	CU_ASSERT_EQUAL(write_file_atomic(cfg, "CONFIG_FORK=y\nCONFIG_MM=n\n", 26, &e), 0);
 	CU_ASSERT_EQUAL(write_file_atomic(frag, "CONFIG_MM=y\n", 12, &e), 0);
-	const char *frags[] = { frag, "CONFIG_SCHED=y" };
-	struct build_spec s = { .srcdir = f.tree, .outroot = f.out, .arch = "arm64",
-				.toolchain = "clang", .config = cfg, .fragments = frags,
-				.nfragments = 2 };
+	const char *frags[] = {frag, "CONFIG_SCHED=y"};
+	struct build_spec s = {.srcdir = f.tree,
+			       .outroot = f.out,
+			       .arch = "arm64",
+			       .toolchain = "clang",
+			       .config = cfg,
+			       .fragments = frags,
+			       .nfragments = 2};
 	struct build *b = bmgr_add(&f.m, &s, &e);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_TRUE(drive(&f.m, 30, NULL, NULL));
@@ -376,8 +381,8 @@ static void test_ccache(void)
 	char *sp = xasprintf("%s/o/summary.json", dir);
 	json_t *sum = json_load_file(sp, 0, NULL);
 	json_t *b = json_array_get(json_object_get(sum, "builds"), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(b, "command")),
-				      "'CC=ccache gcc'"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(json_string_value(json_object_get(b, "command")), "'CC=ccache gcc'"));
 	json_decref(sum);
 	free(sp);
 	free(count);
@@ -390,7 +395,7 @@ static void test_ccache(void)
 static int free_port(void)
 {
 	int s = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t len = sizeof(a);
 	if (bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 ||
 	    getsockname(s, (struct sockaddr *)&a, &len) < 0)

@@ -62,7 +62,8 @@ static void test_makeflags(void)
 	jobserver_free(&js);
 
 	int maj, min;
-	CU_ASSERT_TRUE(jobserver_parse_make_version("GNU Make 4.4.1\nBuilt for x86_64", &maj, &min));
+	CU_ASSERT_TRUE(
+	    jobserver_parse_make_version("GNU Make 4.4.1\nBuilt for x86_64", &maj, &min));
 	CU_ASSERT_EQUAL(maj, 4);
 	CU_ASSERT_EQUAL(min, 4);
 	CU_ASSERT_FALSE(jobserver_parse_make_version("bmake 20200710", &maj, &min));
@@ -129,7 +130,8 @@ static void run_two(int slots, bool hold_tokens, int *max)
 	free(counting_tree(d2, 8));
 	char *log2 = xasprintf("%s/log", d2);
 	/* both makes count into d1's files */
-	char *sh = xasprintf("%s/count.sh", d2), *cmd = xasprintf("sed -i 's|^D=.*|D=%s|' %s", d1, sh);
+	char *sh = xasprintf("%s/count.sh", d2),
+	     *cmd = xasprintf("sed -i 's|^D=.*|D=%s|' %s", d1, sh);
 	CU_ASSERT_EQUAL(system(cmd), 0);
 	struct jobserver js;
 	struct kerr e;

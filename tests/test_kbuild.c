@@ -103,8 +103,8 @@ static char *fixture(const char *rel)
 
 static void test_real_logs(void)
 {
-	static const char *const logs[] = { "linux-6.1/tinyconfig-W1-gcc-x86.log",
-					    "linux-6.1/tinyconfig-W1-clang-x86.log" };
+	static const char *const logs[] = {"linux-6.1/tinyconfig-W1-gcc-x86.log",
+					   "linux-6.1/tinyconfig-W1-clang-x86.log"};
 	for (size_t i = 0; i < ARRAY_SIZE(logs); i++) {
 		char *path = fixture(logs[i]);
 		struct kerr e;
@@ -137,13 +137,13 @@ static void test_counter(void)
 {
 	unsigned long w = 0, e = 0;
 	static const char *const lines[] = {
-		"kernel/fork.c:1:2: warning: unused variable 'x' [-Wunused-variable]",
-		"kernel/fork.c:3:4: error: expected ';' after return statement",
-		"init/main.c:5:10: fatal error: 'foo.h' file not found",
-		"ld.lld: error: undefined symbol: foo",
-		"WARNING: modpost: vmlinux.o: section mismatch in reference",
-		"kernel/fork.c:1:2: note: declared here",
-		"make[2]: *** [scripts/Makefile.build:250: kernel/fork.o] Error 1",
+	    "kernel/fork.c:1:2: warning: unused variable 'x' [-Wunused-variable]",
+	    "kernel/fork.c:3:4: error: expected ';' after return statement",
+	    "init/main.c:5:10: fatal error: 'foo.h' file not found",
+	    "ld.lld: error: undefined symbol: foo",
+	    "WARNING: modpost: vmlinux.o: section mismatch in reference",
+	    "kernel/fork.c:1:2: note: declared here",
+	    "make[2]: *** [scripts/Makefile.build:250: kernel/fork.o] Error 1",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
 		kbuild_simple_counter.line(NULL, lines[i], strlen(lines[i]), &w, &e);

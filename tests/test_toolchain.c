@@ -31,11 +31,11 @@ static char *resolve(const char *name, const char *arch, const char *wrapper, co
 	return r;
 }
 
-#define CHECK(got, want)                                                       \
-	do {                                                                   \
-		char *g_ = (got);                                              \
-		CU_ASSERT_STRING_EQUAL(g_, want);                              \
-		free(g_);                                                      \
+#define CHECK(got, want)                                                                           \
+	do {                                                                                       \
+		char *g_ = (got);                                                                  \
+		CU_ASSERT_STRING_EQUAL(g_, want);                                                  \
+		free(g_);                                                                          \
 	} while (0)
 
 static bool have(const char *prog)
@@ -77,11 +77,11 @@ static void test_wrappers_and_overrides(void)
 	      "CC=distcc aarch64-linux-gnu-gcc");
 	CHECK(resolve("clang", "x86_64", "icecc", NULL, 0), "clang|clang|CC=icecc clang");
 	/* LLVM_IAS=0 uses GNU as: the target's binutils come in */
-	const char *ias[] = { "LLVM_IAS=0" };
+	const char *ias[] = {"LLVM_IAS=0"};
 	CHECK(resolve("llvm", "arm64", NULL, ias, 1),
 	      "llvm|clang|LLVM=1 CROSS_COMPILE=aarch64-linux-gnu-");
 	/* the user's CROSS_COMPILE and CC win and are not generated twice */
-	const char *cc[] = { "CROSS_COMPILE=aarch64-linux-gnu-", "CC=my-gcc" };
+	const char *cc[] = {"CROSS_COMPILE=aarch64-linux-gnu-", "CC=my-gcc"};
 	CHECK(resolve("gcc", "arm64", NULL, cc, 1), "gcc|aarch64-linux-gnu-gcc|");
 	CHECK(resolve("clang", "arm64", NULL, cc, 2), "clang|clang|");
 }
@@ -91,7 +91,8 @@ static void test_errors(void)
 	CHECK(resolve("icc", "x86_64", NULL, NULL, 0),
 	      "error: unknown toolchain 'icc' (llvm, llvm-N, clang, clang-N, gcc, gcc-N, or a "
 	      "compiler path)");
-	CHECK(resolve("llvm-99", "arm64", NULL, NULL, 0), "error: llvm-99: clang-99 not found on PATH");
+	CHECK(resolve("llvm-99", "arm64", NULL, NULL, 0),
+	      "error: llvm-99: clang-99 not found on PATH");
 	CHECK(resolve("/nonexistent/cc", "arm64", NULL, NULL, 0),
 	      "error: /nonexistent/cc: not an executable compiler");
 	char *r = resolve("gcc", "alpha", NULL, NULL, 0);
@@ -119,14 +120,16 @@ static void test_llvm_version(void)
 
 	struct toolchain tc;
 	CU_ASSERT_EQUAL(write_file_atomic(mk, "LLVM_SUFFIX := $(LLVM)\n", 23, &e), 0);
-	CU_ASSERT_EQUAL_FATAL(toolchain_resolve(&tc, "llvm-77", "arm64", dir, NULL, NULL, 0, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(toolchain_resolve(&tc, "llvm-77", "arm64", dir, NULL, NULL, 0, &e),
+			      0);
 	char *v = vars(&tc);
 	CU_ASSERT_STRING_EQUAL(v, "LLVM=-77");
 	CU_ASSERT_STRING_EQUAL(tc.compiler, "clang-77");
 	free(v);
 	toolchain_free(&tc);
 	CU_ASSERT_EQUAL(write_file_atomic(mk, "CC = clang\n", 11, &e), 0);
-	CU_ASSERT_EQUAL_FATAL(toolchain_resolve(&tc, "llvm-77", "arm64", dir, NULL, NULL, 0, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(toolchain_resolve(&tc, "llvm-77", "arm64", dir, NULL, NULL, 0, &e),
+			      0);
 	v = vars(&tc);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v, "LLVM=1 CC=clang-77 LD=ld.lld-77 AR=llvm-ar-77"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(v, "HOSTCC=clang-77"));
