@@ -7,6 +7,7 @@
 # Seeds are named by content (sha1), so rerunning adds nothing twice.
 set -eu
 FIX=${1:-../shared/fixtures}
+[ -d "$FIX" ] || FIX=../../shared/fixtures
 KLANG=${KLANG:-./klang}
 C=fuzz/corpus
 mkdir -p $C

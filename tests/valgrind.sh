@@ -6,11 +6,14 @@
 set -u
 KLANG=$(realpath "${1:-./klang}")
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# the shared fixtures sit next to the source tree (or next to its worktree)
 FIX=${KLANG_FIXTURES:-$SRC/../shared/fixtures}
+[ -d "$FIX" ] || FIX=$SRC/../../shared/fixtures
 T=$(mktemp -d "${TMPDIR:-/tmp}/klang-valgrind-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-	--show-leak-kinds=definite --track-fds=no --child-silent-after-fork=yes"
+	--show-leak-kinds=definite --track-fds=no --child-silent-after-fork=yes \
+	--suppressions=$SRC/tests/valgrind.supp"
 
 # A repository: v1.0 and a stack of tagged patches, one with a Clang trailer.
 R=$T/repo
@@ -77,12 +80,23 @@ run 2 series --patchset "$T/bad-syntax.yaml" --clang 14
 run 2 series --patchset "$T/ps.yaml" --clang soon
 printf 'overrides:\n  - decision: maybe\n' > "$R/.klang/overrides.yaml"
 run 0 series --patchset "$T/ps.yaml" --clang 14 --override 1=drop
-# commands that later branches bring; skipped while they say they are not built
-for log in "$FIX"/linux-6.1/*gcc*.log; do
-	if "$KLANG" diag --help > /dev/null 2>&1; then
-		run 0 diag parse "$log" --format json
-		run 0 diag diff --gcc "$FIX"/linux-6.1/*gcc*.log --clang "$FIX"/linux-6.1/*clang*.log
-	fi
-done
+# warning triage on the real Linux 6.1 logs
+GCC=$FIX/linux-6.1/tinyconfig-W1-gcc-x86.log
+CLANG=$FIX/linux-6.1/tinyconfig-W1-clang-x86.log
+run 0 diag parse "$CLANG" --format json
+run 0 diag parse "$GCC" --format sarif
+run 0 diag diff --gcc "$GCC" --clang "$CLANG" --format tsv
+run 0 diag diff --old "$GCC" --new "$GCC" --format text
+run 0 diag triage --repo "$R" 0123456789abcdef confirmed --note "looked at it"
+run 0 diag triage --repo "$R" --list
+printf -- '- fingerprint: zz\n' > "$R/.klang/triage.yaml"
+run 0 diag parse "$CLANG" --repo "$R" --format quickfix
+run 2 diag parse "$T/nothing.log"
+run 2 diag parse "$CLANG" --rules "$T/bad-syntax.yaml"
+# builds: a tree whose Makefile prints a warning, a toolchain that is missing
+mkdir -p "$T/tree"
+printf 'defconfig:\n\t@mkdir -p $(O) && echo CONFIG_X=y > $(O)/.config\nall:\n\t@echo "  CC      kernel/a.o"; echo "kernel/a.c:1:2: warning: x [-Wfoo]"\n.DEFAULT_GOAL := all\n' > "$T/tree/Makefile"
+run 0 build --repo "$T/tree" --arch x86_64 --toolchain gcc --out "$T/builds" --jobs 2
+run 2 build --repo "$T/tree" --arch x86_64 --toolchain clang-99 --out "$T/builds2"
 [ $fail -eq 0 ] && echo "valgrind: $runs commands, no errors, no definite leaks"
 exit $fail
