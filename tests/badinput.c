@@ -26,6 +26,17 @@ const struct badinput_row badinput_rows[] = {
 	  "created branch fresh at <id>: base v1.0 + 2 patches",
 	  "cd r && git status --porcelain | grep -qx ' M a.c' && "
 	  "git diff | grep -qx '+dirt' && test $(git symbolic-ref HEAD) = refs/heads/main" },
+	{ "dirty work tree on demo reuse (changes kept)",
+	  "rm -rf dm && klang demo dm --no-tui > /dev/null 2>&1 && echo dirt >> dm/Makefile",
+	  "klang demo dm --no-tui > /dev/null", 0,
+	  "klang demo: reusing /path/to/dm (23 patches on v6.1-demo, branch llvm_v6.1-demo)\n"
+	  "your changes, kept:\n"
+	  "  modified  Makefile",
+	  "tail -n 1 dm/Makefile | grep -qx dirt" },
+	{ "demo into a directory that is not a demo", "mkdir -p notdemo && echo mine > notdemo/x",
+	  "klang demo notdemo --no-tui", 2,
+	  "klang: demo: notdemo exists and is not a klang demo workspace: give another DIR",
+	  "test \"$(ls notdemo)\" = x" },
 	{ "existing branch on apply", NULL, SERIES " --apply exists --format tsv", 2,
 	  "klang: series: branch 'exists' exists; klang will not overwrite it "
 	  "(--force replaces a branch klang created)",

@@ -121,6 +121,22 @@ static char *replace_all(const char *s, const char *from, const char *to)
 	return sb_detach(&sb);
 }
 
+/* The command with each word "klang" (not ".klang/") run as the binary
+ * under test. Caller frees. */
+static char *with_binary(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = s; *p; p++) {
+		if (str_startswith(p, "klang ") && (p == s || strchr(" (&;|", p[-1]))) {
+			sb_addf(&sb, "'%s'", test_klang_bin());
+			p += 4; /* the space is copied next */
+		} else {
+			sb_addc(&sb, *p);
+		}
+	}
+	return sb_detach(&sb);
+}
+
 /* An exact match where "<id>" in the pattern stands for 7 to 40 hex digits. */
 static bool matches(const char *pat, const char *s)
 {
@@ -187,11 +203,11 @@ static void test_row(void)
 {
 	const struct badinput_row *r = current_row();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	char *setup = xasprintf("cd '%s' && %s", T, r->setup ? r->setup : "true");
+	char *setup_cmd = with_binary(r->setup ? r->setup : "true");
+	char *setup = xasprintf("cd '%s' && %s", T, setup_cmd);
+	free(setup_cmd);
 	CU_ASSERT_EQUAL_FATAL(test_run(setup, NULL, NULL), 0);
-	char *bin = xasprintf("'%s' ", test_klang_bin());
-	char *cmd = replace_all(r->cmd, "klang ", bin);
-	free(bin);
+	char *cmd = with_binary(r->cmd);
 	char *w = wrapped(r, cmd);
 	if (!w) {
 		fprintf(stderr, "\n  skipped (this machine cannot make %s) ",
@@ -229,10 +245,13 @@ static void test_row(void)
 	free(setup);
 }
 
-/* Markdown cells escape '|'. */
+/* Markdown cells escape '|' and show line breaks as <br>. */
 static char *cell(const char *s)
 {
-	return replace_all(s, "|", "\\|");
+	char *bars = replace_all(s, "|", "\\|");
+	char *c = replace_all(bars, "\n", "<br>");
+	free(bars);
+	return c;
 }
 
 static void test_doc_matches(void)
