@@ -5,8 +5,13 @@
  * comes back or is reported malformed); from then on the trip is a fixed
  * point: the second gives the same patches as the first (subject, author,
  * date, body, trailers, diff, id, tags). The first trip may normalise what
- * the input wrote loosely (an in-body From:, a path that needs quotes). */
+ * the input wrote loosely (an in-body From:, a path that needs quotes). A
+ * body that itself starts like in-body headers, or a message or diff with
+ * carriage returns, is left out: mail cannot carry them (git am without
+ * --keep-cr reads them the same way). */
 #include "fuzz/fuzz.h"
+
+#include <strings.h>
 
 #include "core/mbox.h"
 
@@ -22,6 +27,21 @@ static void mbox_same(const struct patch *x, const struct patch *y)
 	FUZZ_CHECK(!strcmp(x->diff ? x->diff : "", y->diff ? y->diff : ""));
 	FUZZ_CHECK(!strcmp(x->id, y->id));
 	FUZZ_CHECK(x->tags == y->tags);
+}
+
+/* A body that starts with From:, Subject: or Date: is read as in-body
+ * headers by every reader (git am too), and a carriage return before a
+ * line end, in the message or the diff, is a CRLF line end to a mail
+ * reader (git am without --keep-cr): mail cannot carry them. */
+static bool mbox_ambiguous(const struct patch *p)
+{
+	const char *b = p->body;
+	if (strchr(b, '\r') || (p->diff && strchr(p->diff, '\r')))
+		return true;
+	while (*b == '\n' || *b == ' ' || *b == '\t')
+		b++;
+	return !strncasecmp(b, "From:", 5) || !strncasecmp(b, "Subject:", 8) ||
+	       !strncasecmp(b, "Date:", 5);
 }
 
 /* Write every patch of `in` as a mail, read them all into `out`. */
@@ -48,7 +68,8 @@ FUZZ_TARGET(mbox)
 	mbox_trip(&b, &c);
 	FUZZ_CHECK(c.npatches == b.npatches && c.nmalformed == 0);
 	for (size_t i = 0; i < b.npatches && i < c.npatches; i++)
-		mbox_same(&b.patches[i], &c.patches[i]);
+		if (!mbox_ambiguous(&b.patches[i]))
+			mbox_same(&b.patches[i], &c.patches[i]);
 	patch_files_free(&a);
 	patch_files_free(&b);
 	patch_files_free(&c);
