@@ -32,12 +32,12 @@ int state_lock(struct state_lock *l, const char *path, struct kerr *e)
 		l->path = NULL;
 		return -1;
 	}
-	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	const struct timespec tick = {0, 10 * 1000 * 1000};
 	for (int waited = 0; flock(l->fd, LOCK_EX | LOCK_NB) < 0; waited += 10) {
 		if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= STATE_LOCK_TIMEOUT_MS) {
 			if (errno == EWOULDBLOCK)
-				kerr_set(e, "%s: held by another klang for %d s; try again", l->path,
-					 STATE_LOCK_TIMEOUT_MS / 1000);
+				kerr_set(e, "%s: held by another klang for %d s; try again",
+					 l->path, STATE_LOCK_TIMEOUT_MS / 1000);
 			else
 				kerr_set(e, "%s: %s", l->path, strerror(errno));
 			state_unlock(l);
@@ -73,10 +73,11 @@ int fsync_dir_of(const char *path, struct kerr *e)
 int state_move_aside(const char *path, const char *why, struct kerr *e)
 {
 	for (int n = 1; n < 1000; n++) {
-		char *dst = n == 1 ? xasprintf("%s.corrupt", path) : xasprintf("%s.corrupt.%d", path, n);
+		char *dst =
+		    n == 1 ? xasprintf("%s.corrupt", path) : xasprintf("%s.corrupt.%d", path, n);
 		/* link + unlink: unlike rename, never replaces an older .corrupt */
-		if (link(path, dst) == 0 || (errno == EPERM && !file_exists(dst) &&
-					     rename(path, dst) == 0)) {
+		if (link(path, dst) == 0 ||
+		    (errno == EPERM && !file_exists(dst) && rename(path, dst) == 0)) {
 			if (file_exists(path))
 				unlink(path);
 			fsync_dir_of(path, e);
@@ -124,7 +125,7 @@ int state_load(const char *path, state_parse_fn parse, void *data, struct kerr *
 	if (!file_exists(path))
 		return parse(data, path, NULL, 0, e);
 	/* A repository we may not write to is still read (without the lock). */
-	struct state_lock l = { -1, NULL };
+	struct state_lock l = {-1, NULL};
 	struct kerr le;
 	bool locked = state_lock(&l, path, &le) == 0;
 	char *text;
@@ -170,8 +171,8 @@ int state_update(const char *path, state_merge_fn merge, void *data, struct kerr
 		if (rc == 1 && merge(data, path, NULL, 0, &out, e) < 0)
 			rc = -1;
 	}
-	if (rc >= 0 && (write_file_atomic(path, sb_str(&out), out.len, e) < 0 ||
-			fsync_dir_of(path, e) < 0))
+	if (rc >= 0 &&
+	    (write_file_atomic(path, sb_str(&out), out.len, e) < 0 || fsync_dir_of(path, e) < 0))
 		rc = -1;
 	if (rc == 1)
 		*e = note;

@@ -21,25 +21,25 @@
 #define FUZZ_TARGET(name) int fuzz_##name(const uint8_t *data, size_t size)
 /* Invariants broken while replaying are counted and reported by the test. */
 extern unsigned fuzz_failures;
-#define FUZZ_CHECK(cond)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: fuzz check failed: %s\n",      \
-				__FILE__, __LINE__, #cond);                    \
-			fuzz_failures++;                                       \
-		}                                                              \
+#define FUZZ_CHECK(cond)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__, __LINE__,      \
+				#cond);                                                            \
+			fuzz_failures++;                                                           \
+		}                                                                                  \
 	} while (0)
 #else
-#define FUZZ_TARGET(name)                                                      \
-	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);          \
+#define FUZZ_TARGET(name)                                                                          \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);                              \
 	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-#define FUZZ_CHECK(cond)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: fuzz check failed: %s\n",      \
-				__FILE__, __LINE__, #cond);                    \
-			abort();                                               \
-		}                                                              \
+#define FUZZ_CHECK(cond)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__, __LINE__,      \
+				#cond);                                                            \
+			abort();                                                                   \
+		}                                                                                  \
 	} while (0)
 #endif
 
@@ -55,8 +55,11 @@ static inline bool fuzz_utf8_valid(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		unsigned c = *p, n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2
-						 : (c & 0xf8) == 0xf0 ? 3 : 9;
+		unsigned c = *p, n = c < 0x80		  ? 0
+				     : (c & 0xe0) == 0xc0 ? 1
+				     : (c & 0xf0) == 0xe0 ? 2
+				     : (c & 0xf8) == 0xf0 ? 3
+							  : 9;
 		if (n == 9 || (n == 1 && c < 0xc2) || (n == 3 && c > 0xf4))
 			return false;
 		unsigned cp = n ? c & (0x3f >> n) : c;

@@ -16,7 +16,8 @@ static void clangver_round_trip(const struct clang_version *v)
 	FUZZ_CHECK(clangver_parse(shrt, &back) == 0);
 	FUZZ_CHECK(clangver_cmp(v, &back) == 0 && back.nparts == v->nparts);
 	FUZZ_CHECK(clangver_parse(full, &back) == 0 && clangver_cmp(v, &back) == 0);
-	FUZZ_CHECK(memchr(v->suffix, 0, sizeof(v->suffix)) && memchr(v->vendor, 0, sizeof(v->vendor)) &&
+	FUZZ_CHECK(memchr(v->suffix, 0, sizeof(v->suffix)) &&
+		   memchr(v->vendor, 0, sizeof(v->vendor)) &&
 		   memchr(v->detail, 0, sizeof(v->detail)));
 }
 

@@ -8,7 +8,7 @@
 
 FUZZ_TARGET(config)
 {
-	struct config c = { 0 }, d = { 0 };
+	struct config c = {0}, d = {0};
 	struct kerr e;
 	config_defaults(&c);
 	if (config_load_text(&c, (const char *)data, size, "config.yaml", NULL, &e) < 0) {

@@ -15,7 +15,7 @@
 static struct diag_set *diag_parse_slices(const char *log, size_t size, size_t cut,
 					  struct diag_counts *c)
 {
-	struct diag_parser_opts o = { .log_name = "fuzz.log" };
+	struct diag_parser_opts o = {.log_name = "fuzz.log"};
 	struct diag_set *s = diag_set_new();
 	struct diag_parser *p = diag_parser_new(&o);
 	diag_parser_feed(p, log, cut);

@@ -59,7 +59,7 @@ static void mbox_trip(const struct patch_files *in, struct patch_files *out)
 
 FUZZ_TARGET(mbox)
 {
-	struct patch_files a = { 0 }, b = { 0 }, c = { 0 };
+	struct patch_files a = {0}, b = {0}, c = {0};
 	mbox_parse(&a, (const char *)data, size, "fuzz.mbox", NULL);
 	for (size_t i = 0; i < a.nmalformed; i++)
 		FUZZ_CHECK(a.malformed[i].reason && a.malformed[i].position <= a.npatches);

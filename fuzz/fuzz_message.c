@@ -8,7 +8,7 @@
 
 FUZZ_TARGET(message)
 {
-	static const char *const extra[] = { "FOO", "DO-NOT-MERGE" };
+	static const char *const extra[] = {"FOO", "DO-NOT-MERGE"};
 	char *s = fuzz_str(data, size);
 	struct patch p;
 	memset(&p, 0, sizeof(p));

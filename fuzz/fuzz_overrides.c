@@ -31,8 +31,9 @@ FUZZ_TARGET(overrides)
 {
 	static char *dir, *kdir, *path;
 	static const char *const messages[] = {
-		"HACK: arm64: work around clang\n\nChange-Id: I1111111111111111111111111111111111111111\n",
-		"OBSOLETE: x86: fixed in LLVM 6\n\nClang-Fixed: 6\n",
+	    "HACK: arm64: work around clang\n\nChange-Id: "
+	    "I1111111111111111111111111111111111111111\n",
+	    "OBSOLETE: x86: fixed in LLVM 6\n\nClang-Fixed: 6\n",
 	};
 	if (!dir) {
 		dir = fuzz_tmpdir();
@@ -45,7 +46,7 @@ FUZZ_TARGET(overrides)
 	if (write_file_atomic(path, (const char *)data, size, &e) < 0)
 		abort();
 	struct patch patches[ARRAY_SIZE(messages)];
-	struct stack st = { .repo_path = dir, .patches = patches, .npatches = ARRAY_SIZE(messages) };
+	struct stack st = {.repo_path = dir, .patches = patches, .npatches = ARRAY_SIZE(messages)};
 	for (size_t i = 0; i < ARRAY_SIZE(messages); i++) {
 		memset(&patches[i], 0, sizeof(patches[i]));
 		patches[i].index = i + 1;

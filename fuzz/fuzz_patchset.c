@@ -9,13 +9,13 @@
 FUZZ_TARGET(patchset)
 {
 	static const char *const messages[] = {
-		("HACK: arm64: disable the LSE atomics for clang\n\nClang-Fixed: 5\n"
-		 "Change-Id: I0123456789abcdef0123456789abcdef01234567\n"),
-		"BACKPORT: FROMLIST: pwm: Add support for different PWM output types\n",
-		"Revert \"ANDROID: ARM: fix it\"\n",
-		"",
+	    ("HACK: arm64: disable the LSE atomics for clang\n\nClang-Fixed: 5\n"
+	     "Change-Id: I0123456789abcdef0123456789abcdef01234567\n"),
+	    "BACKPORT: FROMLIST: pwm: Add support for different PWM output types\n",
+	    "Revert \"ANDROID: ARM: fix it\"\n",
+	    "",
 	};
-	static const char *const versions[] = { "4.0", "5", "14.0.6", "99.9.9" };
+	static const char *const versions[] = {"4.0", "5", "14.0.6", "99.9.9"};
 	const char *path = fuzz_file(data, size);
 	struct patchset ps;
 	struct kerr e;

@@ -25,7 +25,7 @@ FUZZ_TARGET(quilt)
 	free(text);
 
 	/* the export round trip: NNNN.patch files + series, read back */
-	struct patch_files a = { 0 }, b = { 0 };
+	struct patch_files a = {0}, b = {0};
 	mbox_parse(&a, (const char *)data, size, "fuzz.mbox", NULL);
 	struct strbuf series = STRBUF_INIT, mails = STRBUF_INIT;
 	struct kerr e;
@@ -48,7 +48,7 @@ FUZZ_TARGET(quilt)
 		/* nothing lost; and each file reads as the same mail did in an
 		 * mbox (quilt reads its patch files with the mbox reader) */
 		FUZZ_CHECK(b.npatches + b.nmalformed == a.npatches);
-		struct patch_files m = { 0 };
+		struct patch_files m = {0};
 		mbox_parse(&m, mails.buf, mails.len, "again.mbox", NULL);
 		FUZZ_CHECK(m.npatches == b.npatches);
 		for (size_t i = 0; i < m.npatches && i < b.npatches; i++) {

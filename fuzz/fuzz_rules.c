@@ -11,21 +11,21 @@
 
 /* A few real diagnostics (from the Linux 6.1 clang and gcc logs). */
 static const char rules_log[] =
-	"In file included from net/sunrpc/xdr.c:17:\n"
-	"include/linux/sunrpc/xdr.h:752:10: warning: result of comparison of constant "
-	"4611686018427387903 with expression of type '__u32' (aka 'unsigned int') is always "
-	"false [-Wtautological-constant-out-of-range-compare]\n"
-	"        if (U32_MAX >= SIZE_MAX / sizeof(*p))\n"
-	"arch/x86/kernel/cpu/cacheinfo.c:730:6: warning: variable 'llc_id' set but not used "
-	"[-Wunused-but-set-variable]\n"
-	"kernel/sched/core.c:100:1: warning: no previous prototype for 'f' [-Wmissing-prototypes]\n"
-	"lib/x.c:5: warning: Function parameter or member 'a' not described in 'g'\n";
+    "In file included from net/sunrpc/xdr.c:17:\n"
+    "include/linux/sunrpc/xdr.h:752:10: warning: result of comparison of constant "
+    "4611686018427387903 with expression of type '__u32' (aka 'unsigned int') is always "
+    "false [-Wtautological-constant-out-of-range-compare]\n"
+    "        if (U32_MAX >= SIZE_MAX / sizeof(*p))\n"
+    "arch/x86/kernel/cpu/cacheinfo.c:730:6: warning: variable 'llc_id' set but not used "
+    "[-Wunused-but-set-variable]\n"
+    "kernel/sched/core.c:100:1: warning: no previous prototype for 'f' [-Wmissing-prototypes]\n"
+    "lib/x.c:5: warning: Function parameter or member 'a' not described in 'g'\n";
 
 FUZZ_TARGET(rules)
 {
 	static struct diag_set *set;
 	if (!set) {
-		struct diag_parser_opts o = { .log_name = "rules.log" };
+		struct diag_parser_opts o = {.log_name = "rules.log"};
 		struct diag_parser *p = diag_parser_new(&o);
 		set = diag_set_new();
 		diag_parser_feed(p, rules_log, sizeof(rules_log) - 1);

@@ -12,7 +12,7 @@ FUZZ_TARGET(sarif)
 	static FILE *null;
 	if (!null)
 		null = fopen("/dev/null", "w");
-	struct diag_parser_opts o = { .log_name = "fuzz.sarif" };
+	struct diag_parser_opts o = {.log_name = "fuzz.sarif"};
 	struct diag_set *s = diag_set_new();
 	struct diag_parser *p = diag_parser_new(&o);
 	struct kerr e;

@@ -15,7 +15,8 @@ FUZZ_TARGET(tags)
 	if (nl) {
 		*nl = '\0';
 		subject = nl + 1;
-		for (char *w = strtok(s, ","); w && nextra < ARRAY_SIZE(extra); w = strtok(NULL, ","))
+		for (char *w = strtok(s, ","); w && nextra < ARRAY_SIZE(extra);
+		     w = strtok(NULL, ","))
 			extra[nextra++] = w;
 	}
 	struct subject_tags t;

@@ -33,17 +33,21 @@ static int make_repos(void)
 	struct strbuf filler = STRBUF_INIT;
 	while (filler.len < 20000)
 		sb_adds(&filler, big_file_line);
-	struct gw_file base[] = { { "a.c", "int a;\n", 0 } };
-	struct gw_file hack[] = { { "arm64.c", "int arm64;\n", 0 } };
-	struct gw_file up[] = { { "x86.c", filler.buf, 0 } };
-	struct gw_file side[] = { { "side.c", "int side;\n", 0 } };
+	struct gw_file base[] = {{"a.c", "int a;\n", 0}};
+	struct gw_file hack[] = {{"arm64.c", "int arm64;\n", 0}};
+	struct gw_file up[] = {{"x86.c", filler.buf, 0}};
+	struct gw_file side[] = {{"side.c", "int side;\n", 0}};
 	struct gw_commit c[] = {
-		{ .ref = "refs/heads/main", .files = base, .nfiles = 1, .message = "base\n" },
-		{ .ref = "refs/heads/main", .files = hack, .nfiles = 1,
-		  .message = "HACK: arm64: work around clang\n\n"
-			     "Change-Id: I0000000000000000000000000000000000000001\n" },
-		{ .ref = "refs/heads/main", .files = up, .nfiles = 1,
-		  .message = "UPSTREAM: x86: a big file\n" },
+	    {.ref = "refs/heads/main", .files = base, .nfiles = 1, .message = "base\n"},
+	    {.ref = "refs/heads/main",
+	     .files = hack,
+	     .nfiles = 1,
+	     .message = "HACK: arm64: work around clang\n\n"
+			"Change-Id: I0000000000000000000000000000000000000001\n"},
+	    {.ref = "refs/heads/main",
+	     .files = up,
+	     .nfiles = 1,
+	     .message = "UPSTREAM: x86: a big file\n"},
 	};
 	int rc = gw_init(r, &g, &e);
 	for (size_t i = 0; i < ARRAY_SIZE(c) && rc == 0; i++) {
@@ -51,10 +55,16 @@ static int make_repos(void)
 		if (rc == 0 && i == 0)
 			rc = gw_tag(g, "v1.0", "main", &e);
 	}
-	struct gw_commit sc = { .ref = "refs/heads/side", .parent = "v1.0", .files = side,
-				.nfiles = 1, .message = "side\n" };
-	struct gw_commit ec = { .ref = "refs/heads/exists", .parent = "v1.0", .files = side,
-				.nfiles = 1, .message = "exists\n" };
+	struct gw_commit sc = {.ref = "refs/heads/side",
+			       .parent = "v1.0",
+			       .files = side,
+			       .nfiles = 1,
+			       .message = "side\n"};
+	struct gw_commit ec = {.ref = "refs/heads/exists",
+			       .parent = "v1.0",
+			       .files = side,
+			       .nfiles = 1,
+			       .message = "exists\n"};
 	if (rc == 0)
 		rc = gw_commit(g, &sc, id, &e);
 	if (rc == 0)
@@ -71,10 +81,12 @@ static int make_repos(void)
 		sb_adds(&subject, "x");
 	sb_adds(&subject, "\n");
 	struct gw_commit bc[] = {
-		{ .ref = "refs/heads/main", .files = base, .nfiles = 1, .message = "base\n" },
-		{ .ref = "refs/heads/main", .files = hack, .nfiles = 1, .message = subject.buf },
-		{ .ref = "refs/heads/main", .files = side, .nfiles = 1,
-		  .message = "UPSTREAM: caf\xe9 \xff\xfe not UTF-8\n" },
+	    {.ref = "refs/heads/main", .files = base, .nfiles = 1, .message = "base\n"},
+	    {.ref = "refs/heads/main", .files = hack, .nfiles = 1, .message = subject.buf},
+	    {.ref = "refs/heads/main",
+	     .files = side,
+	     .nfiles = 1,
+	     .message = "UPSTREAM: caf\xe9 \xff\xfe not UTF-8\n"},
 	};
 	if (rc == 0)
 		rc = gw_init(big, &g, &e);
@@ -180,21 +192,23 @@ static char *wrapped(const struct badinput_row *r, const char *cmd)
 			return NULL;
 		char *q = replace_all(cmd, "'", "'\\''");
 		char *w = xasprintf("setpriv --bounding-set=-dac_override,-dac_read_search "
-				    "sh -c '%s'", q);
+				    "sh -c '%s'",
+				    q);
 		free(q);
 		return w;
 	}
 	/* NEEDS_TMPFS: a 12 KB tmpfs on T/full, in a mount namespace of its own */
 	const char *unshare = geteuid() == 0 ? "unshare -m" : "unshare -rm";
 	char *probe = xasprintf("%s sh -c 'mount -t tmpfs -o size=12k klang-full %s/full' "
-				">/dev/null 2>&1", unshare, T);
+				">/dev/null 2>&1",
+				unshare, T);
 	int ok = system(probe) == 0;
 	free(probe);
 	if (!ok)
 		return NULL;
 	char *q = replace_all(cmd, "'", "'\\''");
-	char *w = xasprintf("%s sh -c 'mount -t tmpfs -o size=12k klang-full full && %s'",
-			    unshare, q);
+	char *w =
+	    xasprintf("%s sh -c 'mount -t tmpfs -o size=12k klang-full full && %s'", unshare, q);
 	free(q);
 	return w;
 }
@@ -263,8 +277,9 @@ static void test_doc_matches(void)
 	for (size_t i = 0; i < badinput_nrows; i++) {
 		const struct badinput_row *r = &badinput_rows[i];
 		char *c = cell(r->cmd), *m = cell(r->msg);
-		char *line = r->msg[0] ? xasprintf("| %s | `%s` | %d | `%s` |", r->what, c, r->exit, m)
-				       : xasprintf("| %s | `%s` | %d | (none) |", r->what, c, r->exit);
+		char *line = r->msg[0]
+				 ? xasprintf("| %s | `%s` | %d | `%s` |", r->what, c, r->exit, m)
+				 : xasprintf("| %s | `%s` | %d | (none) |", r->what, c, r->exit);
 		if (!strstr(doc, line))
 			fprintf(stderr, "\n  doc/bad-inputs.md lacks the row:\n  %s", line);
 		CU_ASSERT_PTR_NOT_NULL(strstr(doc, line));

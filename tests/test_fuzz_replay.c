@@ -39,27 +39,27 @@ void fuzz_replay_made(const char *dir)
 #include "fuzz/fuzz_triage.c"
 
 /* Every target: its name and entry point. */
-#define REPLAY_TARGETS(X)                                                      \
-	X(clangver)                                                            \
-	X(config)                                                              \
-	X(diag)                                                                \
-	X(mbox)                                                                \
-	X(message)                                                             \
-	X(overrides)                                                           \
-	X(patchset)                                                            \
-	X(quilt)                                                               \
-	X(rules)                                                               \
-	X(sarif)                                                               \
-	X(tags)                                                                \
-	X(theme)                                                               \
+#define REPLAY_TARGETS(X)                                                                          \
+	X(clangver)                                                                                \
+	X(config)                                                                                  \
+	X(diag)                                                                                    \
+	X(mbox)                                                                                    \
+	X(message)                                                                                 \
+	X(overrides)                                                                               \
+	X(patchset)                                                                                \
+	X(quilt)                                                                                   \
+	X(rules)                                                                                   \
+	X(sarif)                                                                                   \
+	X(tags)                                                                                    \
+	X(theme)                                                                                   \
 	X(triage)
 
 static const struct {
 	const char *name;
 	int (*run)(const uint8_t *data, size_t size);
 } replay_targets[] = {
-#define REPLAY_ENTRY(n) { #n, fuzz_##n },
-	REPLAY_TARGETS(REPLAY_ENTRY)
+#define REPLAY_ENTRY(n) {#n, fuzz_##n},
+    REPLAY_TARGETS(REPLAY_ENTRY)
 #undef REPLAY_ENTRY
 };
 
@@ -96,13 +96,15 @@ static size_t replay_dir(int (*run)(const uint8_t *, size_t), const char *dir)
 static void test_replay(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(replay_targets); i++) {
-		char *corpus = xasprintf("%s/fuzz/corpus/%s", test_src_dir(), replay_targets[i].name);
-		char *regr = xasprintf("%s/fuzz/regressions/%s", test_src_dir(), replay_targets[i].name);
+		char *corpus =
+		    xasprintf("%s/fuzz/corpus/%s", test_src_dir(), replay_targets[i].name);
+		char *regr =
+		    xasprintf("%s/fuzz/regressions/%s", test_src_dir(), replay_targets[i].name);
 		size_t n = replay_dir(replay_targets[i].run, corpus);
 		n += replay_dir(replay_targets[i].run, regr);
 		if (n == 0)
-			fprintf(stderr, "\nfuzz target %s has no inputs in %s\n", replay_targets[i].name,
-				corpus);
+			fprintf(stderr, "\nfuzz target %s has no inputs in %s\n",
+				replay_targets[i].name, corpus);
 		CU_ASSERT(n > 0); /* every target has seeds */
 		free(corpus);
 		free(regr);
@@ -133,7 +135,8 @@ static void test_every_target_listed(void)
 			free(want);
 		}
 		if (!listed)
-			fprintf(stderr, "\n%s is not replayed by tests/test_fuzz_replay.c\n", de->d_name);
+			fprintf(stderr, "\n%s is not replayed by tests/test_fuzz_replay.c\n",
+				de->d_name);
 		CU_ASSERT(listed);
 	}
 	closedir(d);

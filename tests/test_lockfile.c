@@ -58,8 +58,8 @@ static void test_lock_excludes(void)
 }
 
 /* A store of lines; each update adds one line to what is there now. */
-static int add_line(void *data, const char *path, const char *text, size_t len,
-		    struct strbuf *out, struct kerr *e)
+static int add_line(void *data, const char *path, const char *text, size_t len, struct strbuf *out,
+		    struct kerr *e)
 {
 	(void)path;
 	(void)e;
@@ -139,7 +139,7 @@ static void test_corrupt_moved_aside(void)
 {
 	char *dir = test_tmpdir(), *path = xasprintf("%s/s.yaml", dir);
 	struct kerr e;
-	struct loaded l = { 0 };
+	struct loaded l = {0};
 	/* missing: an empty state, nothing created */
 	CU_ASSERT_EQUAL(state_load(path, parse_lines, &l, &e), 0);
 	CU_ASSERT(l.empty && l.calls == 1);
@@ -149,7 +149,8 @@ static void test_corrupt_moved_aside(void)
 	l.calls = 0;
 	CU_ASSERT_EQUAL(state_load(path, parse_lines, &l, &e), 1);
 	CU_ASSERT(l.empty && l.calls == 2);
-	char *want = xasprintf("%s:2:3: a '!' is not allowed; moved aside to %s.corrupt", path, path);
+	char *want =
+	    xasprintf("%s:2:3: a '!' is not allowed; moved aside to %s.corrupt", path, path);
 	CU_ASSERT_STRING_EQUAL(e.msg, want);
 	free(want);
 	CU_ASSERT(!file_exists(path));
@@ -219,6 +220,7 @@ void suite_lockfile(void)
 	CU_add_test(s, "lock file path", test_lock_path);
 	CU_add_test(s, "the lock excludes another process", test_lock_excludes);
 	CU_add_test(s, "four processes updating at once lose nothing", test_concurrent_updates);
-	CU_add_test(s, "corrupt files are moved aside, never overwritten", test_corrupt_moved_aside);
+	CU_add_test(s, "corrupt files are moved aside, never overwritten",
+		    test_corrupt_moved_aside);
 	CU_add_test(s, "new files: atomic, never over an existing one", test_write_new);
 }
