@@ -377,17 +377,7 @@ static void add_scalar(struct strbuf *sb, const char *s)
 	for (const char *p = s; *p && !ctl; p++)
 		ctl = (unsigned char)*p < 0x20 || *p == 0x7f;
 	if (ctl) {
-		sb_addc(sb, '"');
-		for (; *s; s++) {
-			unsigned char c = (unsigned char)*s;
-			if (c == '"' || c == '\\')
-				sb_addf(sb, "\\%c", c);
-			else if (c < 0x20 || c == 0x7f)
-				sb_addf(sb, "\\x%02x", c);
-			else
-				sb_addc(sb, (char)c);
-		}
-		sb_addc(sb, '"');
+		yamldoc_add_quoted(sb, s);
 		return;
 	}
 	if (!quote) {

@@ -155,22 +155,6 @@ int overrides_load(struct series *s, struct kerr *e)
 	return rc;
 }
 
-/* A YAML double-quoted scalar. */
-static void add_quoted(struct strbuf *sb, const char *s)
-{
-	sb_addc(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			sb_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			sb_addf(sb, "\\x%02x", c);
-		else
-			sb_addc(sb, (char)c);
-	}
-	sb_addc(sb, '"');
-}
-
 static void serialise(const struct ov_list *l, struct strbuf *sb)
 {
 	sb_adds(sb, "# klang manual overrides: keep/drop per patch, matched by Change-Id,\n"
@@ -184,12 +168,12 @@ static void serialise(const struct ov_list *l, struct strbuf *sb)
 			sb_addf(sb, "commit: %s\n    ", o->commit);
 		if (o->change_id) {
 			sb_adds(sb, "change_id: ");
-			add_quoted(sb, o->change_id);
+			yamldoc_add_quoted(sb, o->change_id);
 			sb_adds(sb, "\n    ");
 		}
 		if (o->subject) {
 			sb_adds(sb, "subject: ");
-			add_quoted(sb, o->subject);
+			yamldoc_add_quoted(sb, o->subject);
 			sb_adds(sb, "\n    ");
 		}
 		if (o->kind == OV_UNTIL)

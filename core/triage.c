@@ -8,6 +8,7 @@
 
 #include "core/lockfile.h"
 #include "core/strmap.h"
+#include "core/yamldoc.h"
 #include "core/ydoc.h"
 
 #define TRIAGE_NAME(id, name) name,
@@ -50,16 +51,23 @@ static void entry_free(struct triage_entry *e)
 	free(e);
 }
 
-void triage_free(struct triage *t)
+/* Empty the store (after a load that failed half-way). */
+static void clear(struct triage *t)
 {
-	if (!t)
-		return;
 	size_t i = 0;
 	const char *k;
 	void *v;
 	while (strmap_next(&t->map, &i, &k, &v))
 		entry_free(v);
 	strmap_free(&t->map);
+	memset(&t->map, 0, sizeof(t->map));
+}
+
+void triage_free(struct triage *t)
+{
+	if (!t)
+		return;
+	clear(t);
 	free(t);
 }
 
@@ -146,18 +154,6 @@ static int load_entry(void *ctx, const char *path, const struct ynode *m, struct
 	return 0;
 }
 
-/* Empty the store (after a load that failed half-way). */
-static void clear(struct triage *t)
-{
-	size_t i = 0;
-	const char *k;
-	void *v;
-	while (strmap_next(&t->map, &i, &k, &v))
-		entry_free(v);
-	strmap_free(&t->map);
-	memset(&t->map, 0, sizeof(t->map));
-}
-
 /* state_load/state_update's parser: the text is the file at `path` (read
  * under the lock), which ydoc reads again by its name. */
 static int parse(void *data, const char *path, const char *text, size_t len, struct kerr *e)
@@ -181,21 +177,6 @@ static int parse(void *data, const char *path, const char *text, size_t len, str
 int triage_load(struct triage *t, const char *path, struct kerr *e)
 {
 	return state_load(path, parse, t, e);
-}
-
-/* A double-quoted YAML scalar. */
-static void quote(struct strbuf *b, const char *s)
-{
-	sb_addc(b, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			sb_addf(b, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			sb_addf(b, "\\x%02x", *p);
-		else
-			sb_addc(b, (char)*p);
-	}
-	sb_addc(b, '"');
 }
 
 static int cmp_entry(const void *pa, const void *pb)
@@ -233,7 +214,7 @@ static void serialise(const struct triage *t, struct strbuf *b)
 			if (!vals[j])
 				continue;
 			sb_addf(b, "  %s: ", keys[j]);
-			quote(b, vals[j]);
+			yamldoc_add_quoted(b, vals[j]);
 			sb_addc(b, '\n');
 		}
 	}

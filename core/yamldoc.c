@@ -52,6 +52,21 @@ int yamldoc_load_text(yaml_document_t *doc, const char *text, size_t len, const 
 	return rc;
 }
 
+void yamldoc_add_quoted(struct strbuf *sb, const char *s)
+{
+	sb_addc(sb, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sb_addf(sb, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			sb_addf(sb, "\\x%02x", c);
+		else
+			sb_addc(sb, (char)c);
+	}
+	sb_addc(sb, '"');
+}
+
 const char *yamldoc_scalar(const yaml_node_t *n)
 {
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;

@@ -7,12 +7,14 @@
 #ifndef KLANG_FUZZ_FUZZ_H
 #define KLANG_FUZZ_FUZZ_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -118,6 +120,38 @@ static inline char *fuzz_tmpdir(void)
 	}
 	fuzz_replay_made(t);
 	return t;
+}
+
+/* The input as state file .klang/NAME of a repository-like directory on
+ * tmpfs, every other file of .klang/ (locks, .corrupt copies) removed
+ * first. *repo (if repo is not NULL) is the directory; the caller frees
+ * the path. */
+static inline char *fuzz_state_file(const char *name, const uint8_t *data, size_t size,
+				    const char **repo)
+{
+	static char *dir, *kdir;
+	if (!dir) {
+		dir = fuzz_tmpdir();
+		kdir = xasprintf("%s/.klang", dir);
+		mkdir(kdir, 0755);
+	}
+	DIR *d = opendir(kdir);
+	for (struct dirent *de; d && (de = readdir(d));) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *p = xasprintf("%s/%s", kdir, de->d_name);
+		unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	char *path = xasprintf("%s/%s", kdir, name);
+	struct kerr e;
+	if (write_file_atomic(path, (const char *)data, size, &e) < 0)
+		abort();
+	if (repo)
+		*repo = dir;
+	return path;
 }
 
 #endif

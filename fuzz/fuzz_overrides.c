@@ -5,48 +5,22 @@
  * writes, it reads back without complaint, with the new override in it. */
 #include "fuzz/fuzz.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
-
 #include "core/series.h"
 #include "core/stack.h"
 
-/* Remove the files of DIR/.klang (the store, .corrupt copies, the lock). */
-static void overrides_clean(const char *kdir)
-{
-	DIR *d = opendir(kdir);
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *p = xasprintf("%s/%s", kdir, de->d_name);
-		unlink(p);
-		free(p);
-	}
-	if (d)
-		closedir(d);
-}
-
 FUZZ_TARGET(overrides)
 {
-	static char *dir, *kdir, *path;
 	static const char *const messages[] = {
 	    "HACK: arm64: work around clang\n\nChange-Id: "
 	    "I1111111111111111111111111111111111111111\n",
 	    "OBSOLETE: x86: fixed in LLVM 6\n\nClang-Fixed: 6\n",
 	};
-	if (!dir) {
-		dir = fuzz_tmpdir();
-		kdir = xasprintf("%s/.klang", dir);
-		path = xasprintf("%s/overrides.yaml", kdir);
-		mkdir(kdir, 0755);
-	}
+	const char *dir;
+	char *path = fuzz_state_file("overrides.yaml", data, size, &dir);
 	struct kerr e;
-	overrides_clean(kdir);
-	if (write_file_atomic(path, (const char *)data, size, &e) < 0)
-		abort();
 	struct patch patches[ARRAY_SIZE(messages)];
-	struct stack st = {.repo_path = dir, .patches = patches, .npatches = ARRAY_SIZE(messages)};
+	struct stack st = {
+	    .repo_path = (char *)dir, .patches = patches, .npatches = ARRAY_SIZE(messages)};
 	for (size_t i = 0; i < ARRAY_SIZE(messages); i++) {
 		memset(&patches[i], 0, sizeof(patches[i]));
 		patches[i].index = i + 1;
@@ -82,5 +56,6 @@ FUZZ_TARGET(overrides)
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(messages); i++)
 		patch_free(&patches[i]);
+	free(path);
 	return 0;
 }

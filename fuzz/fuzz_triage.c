@@ -5,25 +5,13 @@
  * without complaint, with the status it set. */
 #include "fuzz/fuzz.h"
 
-#include <sys/stat.h>
-
 #include "core/triage.h"
 
 FUZZ_TARGET(triage)
 {
-	static char *dir, *kdir, *path, *corrupt, *lock;
-	if (!dir) {
-		dir = fuzz_tmpdir();
-		kdir = xasprintf("%s/.klang", dir);
-		path = xasprintf("%s/triage.yaml", kdir);
-		corrupt = xasprintf("%s.corrupt", path);
-		lock = xasprintf("%s/triage.lock", kdir);
-		mkdir(kdir, 0755);
-	}
+	char *path = fuzz_state_file("triage.yaml", data, size, NULL);
+	char *corrupt = xasprintf("%s.corrupt", path);
 	struct kerr e;
-	unlink(corrupt);
-	if (write_file_atomic(path, (const char *)data, size, &e) < 0)
-		abort();
 	struct triage *t = triage_new();
 	int rc = triage_load(t, path, &e);
 	if (rc == 1) {
@@ -44,7 +32,7 @@ FUZZ_TARGET(triage)
 		triage_free(back);
 	}
 	triage_free(t);
-	unlink(path);
-	unlink(lock);
+	free(corrupt);
+	free(path);
 	return 0;
 }

@@ -29,6 +29,18 @@ piece() {
 	put "$1" $C/.piece
 	rm -f $C/.piece
 }
+# pieces NAME REGEX FILE...: each file whole, and cut before every line
+# matching REGEX (a top-level key, a list entry), one seed a piece
+pieces() {
+	name=$1 re=$2
+	shift 2
+	for y in "$@"; do
+		put "$name" "$y"
+		awk -v out="$tmp/k" -v re="$re" '$0 ~ re { n++ } n { print > (out n ".yaml") }' "$y"
+		put "$name" "$tmp"/k*.yaml
+		rm -f "$tmp"/k*.yaml
+	done
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -91,18 +103,8 @@ Change-Id: I0123456789abcdef0123456789abcdef01234567
 Signed-off-by: A <a@example.org>"
 
 # patchset and theme: the shipped files, whole and one top-level key each
-for y in patchsets/*.yaml; do
-	put patchset "$y"
-	awk -v out="$tmp/k" '/^[a-z_]+:/ { n++ } { print > (out n ".yaml") }' "$y"
-	put patchset "$tmp"/k*.yaml
-	rm -f "$tmp"/k*.yaml
-done
-for y in themes/*.yaml; do
-	put theme "$y"
-	awk -v out="$tmp/k" '/^[a-z_-]+:/ { n++ } { print > (out n ".yaml") }' "$y"
-	put theme "$tmp"/k*.yaml
-	rm -f "$tmp"/k*.yaml
-done
+pieces patchset '^[a-z_]+:' patchsets/*.yaml
+pieces theme '^[a-z_-]+:' themes/*.yaml
 
 # overrides: what klang writes, and what people write by hand
 piece overrides "# klang manual overrides
@@ -152,12 +154,7 @@ if gcc -c -Wall -Wextra -fdiagnostics-format=json "$tmp/w.c" -o /dev/null 2> "$t
 fi
 
 # rules: the shipped group rules and families, whole and one entry each
-for y in rules/*.yaml; do
-	put rules "$y"
-	awk -v out="$tmp/k" '/^- / { n++ } n { print > (out n ".yaml") }' "$y"
-	put rules "$tmp"/k*.yaml
-	rm -f "$tmp"/k*.yaml
-done
+pieces rules '^- ' rules/*.yaml
 
 # triage: what klang writes
 piece triage "# klang warning triage

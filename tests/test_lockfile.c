@@ -17,6 +17,16 @@
 #include "core/util.h"
 #include "tests/helpers.h"
 
+/* The names in dir (ls -A) are exactly `want`. */
+static void assert_files(const char *dir, const char *want)
+{
+	char *cmd = xasprintf("ls -A '%s'", dir), *out;
+	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
+	CU_ASSERT_STRING_EQUAL(out, want);
+	free(out);
+	free(cmd);
+}
+
 static void test_lock_path(void)
 {
 	char *p = state_lock_path("/r/.klang/overrides.yaml");
@@ -110,11 +120,9 @@ static void test_concurrent_updates(void)
 	CU_ASSERT(text && strstr(text, "p0-24\n") && strstr(text, "p3-0\n"));
 	free(text);
 	/* no temporary file left behind */
-	char *cmd = xasprintf("ls -A '%s/.klang'", dir), *out;
-	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
-	CU_ASSERT_STRING_EQUAL(out, "lines.lock\nlines.txt\n");
-	free(out);
-	free(cmd);
+	char *kdir = xasprintf("%s/.klang", dir);
+	assert_files(kdir, "lines.lock\nlines.txt\n");
+	free(kdir);
 	free(path);
 	test_rmdir(dir);
 	free(dir);
@@ -204,11 +212,7 @@ static void test_write_new(void)
 	CU_ASSERT_EQUAL(write_file_new(bad, "x", 1, &e), -1);
 	CU_ASSERT(strstr(e.msg, bad) && strstr(e.msg, "No such file or directory"));
 	free(bad);
-	char *cmd = xasprintf("ls -A '%s'", dir), *out;
-	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
-	CU_ASSERT_STRING_EQUAL(out, "0001-x.patch\n");
-	free(out);
-	free(cmd);
+	assert_files(dir, "0001-x.patch\n");
 	free(path);
 	test_rmdir(dir);
 	free(dir);
