@@ -99,14 +99,10 @@ static char *tags_or_dash(const struct patch *p)
 /* A TSV field: tabs and line breaks become spaces. */
 static void put_field(FILE *f, const char *s)
 {
-	for (;;) {
-		size_t n = strcspn(s, "\t\n\r");
-		fwrite(s, 1, n, f);
-		if (!s[n])
-			break;
-		fputc(' ', f);
-		s += n + 1;
-	}
+	/* tabs and newlines would break the columns, and a subject's escape
+	 * sequences would reach the user's terminal: each becomes a space */
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
 static void print_tsv(FILE *f, const struct stack *st)

@@ -87,6 +87,10 @@ static int make_repos(void)
 	     .files = side,
 	     .nfiles = 1,
 	     .message = "UPSTREAM: caf\xe9 \xff\xfe not UTF-8\n"},
+	    {.ref = "refs/heads/main",
+	     .files = up,
+	     .nfiles = 1,
+	     .message = "UPSTREAM: \x1b[31mred\x1b[0m and \x1b]0;title\x07 in a subject\n"},
 	};
 	if (rc == 0)
 		rc = gw_init(big, &g, &e);
