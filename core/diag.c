@@ -183,7 +183,8 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 		p->tu = pb_add(&p->pb, p->sticky_tu.buf, p->sticky_tu.len);
 	else if (l->line && is_unit(file))
 		p->tu = p->spell.file;
-	if (p->ctx_func.len && !strcmp(sb_str(&p->ctx_file), file))
+	/* the pb_add above may have moved pb again */
+	if (p->ctx_func.len && !strcmp(sb_str(&p->ctx_file), p->pb.buf + p->spell.file))
 		p->func = pb_add(&p->pb, p->ctx_func.buf, p->ctx_func.len);
 	if (kind == DIAG_ERROR)
 		p->counts.errors++;

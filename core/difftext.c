@@ -102,7 +102,8 @@ static char *unquote(const char *s, size_t len, size_t *used)
 			continue;
 		}
 		char c = s[++i];
-		if (c >= '0' && c <= '3' && i + 2 < len) {
+		if (c >= '0' && c <= '3' && i + 2 < len && s[i + 1] >= '0' && s[i + 1] <= '7' &&
+		    s[i + 2] >= '0' && s[i + 2] <= '7') { /* \ooo; else the digit itself */
 			sb_addc(&sb, (char)(((c - '0') << 6) | ((s[i + 1] - '0') << 3) |
 					    (s[i + 2] - '0')));
 			i += 2;
