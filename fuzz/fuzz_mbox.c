@@ -64,9 +64,8 @@ FUZZ_TARGET(mbox)
 	for (size_t i = 0; i < a.nmalformed; i++)
 		FUZZ_CHECK(a.malformed[i].reason && a.malformed[i].position <= a.npatches);
 	mbox_trip(&a, &b);
-	FUZZ_CHECK(
-	    b.npatches + b.nmalformed + b.nannotations ==
-	    a.npatches); /* an AOSP marker (a patch that only adds ANNOTATIONS) is a heading */
+	/* a patch that only adds ANNOTATIONS reads back as an AOSP marker */
+	FUZZ_CHECK(b.npatches + b.nmalformed + b.nannotations == a.npatches);
 	mbox_trip(&b, &c);
 	FUZZ_CHECK(c.npatches == b.npatches && c.nmalformed == 0);
 	for (size_t i = 0; i < b.npatches && i < c.npatches; i++)
