@@ -164,8 +164,11 @@ static void serialise(const struct ov_list *l, struct strbuf *sb)
 		const struct override *o = &l->v[i];
 		char b[32];
 		sb_adds(sb, "  - ");
-		if (o->commit)
-			sb_addf(sb, "commit: %s\n    ", o->commit);
+		if (o->commit) { /* quoted: a hand-written entry may hold anything */
+			sb_adds(sb, "commit: ");
+			yamldoc_add_quoted(sb, o->commit);
+			sb_adds(sb, "\n    ");
+		}
 		if (o->change_id) {
 			sb_adds(sb, "change_id: ");
 			yamldoc_add_quoted(sb, o->change_id);
