@@ -441,9 +441,12 @@ char *config_dump(const struct config *c)
 	if (c->nbindings)
 		sb_adds(&sb, "bindings:\n");
 	for (size_t i = 0; i < c->nbindings; i++) {
-		sb_adds(&sb, "  ");
-		add_scalar(&sb, c->bindings[i].action);
-		sb_adds(&sb, ": ");
+		/* YAML's simple keys stop at 1024 characters; longer ones need "? " */
+		struct strbuf key = STRBUF_INIT;
+		add_scalar(&key, c->bindings[i].action);
+		bool long_key = key.len > 1000;
+		sb_addf(&sb, long_key ? "  ? %s\n  : " : "  %s: ", key.buf);
+		sb_free(&key);
 		add_list(&sb, c->bindings[i].keys, c->bindings[i].nkeys);
 	}
 	return sb_detach(&sb);
