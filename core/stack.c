@@ -8,6 +8,7 @@
 #include <git2.h>
 #include <iconv.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,11 @@ int stack_open(struct stack *st, const struct stack_opts *o, struct kerr *e)
 	/* git does not hash every object it reads; libgit2 does by default, and
 	 * that is a third of the time of computing a stack's statistics */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/* keep blobs and big trees in libgit2's object cache (by default it keeps
+	 * no blob and no tree over 4 KiB): a patch's old blob is usually the
+	 * new blob of an earlier patch, and kernel directories are big trees */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_BLOB, (size_t)128 << 10);
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)256 << 10);
 	st->extra_tag_names = o->extra_tags;
 	st->nextra_tag_names = o->nextra_tags;
 	if (open_repo(st, o->repo ? o->repo : ".", e) < 0 || open_range(st, o, e) < 0)
@@ -351,7 +357,9 @@ struct stats_shared {
 
 static size_t stats_workers(size_t npatches)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	long cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+								 : sysconf(_SC_NPROCESSORS_ONLN);
 	size_t n = cpus > 0 ? (size_t)cpus : 1;
 	if (n > STATS_MAX_WORKERS)
 		n = STATS_MAX_WORKERS;
