@@ -280,7 +280,7 @@ int stack_open(struct stack *st, const struct stack_opts *o, struct kerr *e)
 	memset(st, 0, sizeof(*st));
 	gw_libinit();
 	/* git does not hash every object it reads; libgit2 does by default, and
-	 * that is a third of the time of computing a stack's statistics */
+	 * that is a quarter of the time of computing a stack's statistics */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	/* keep blobs and big trees in libgit2's object cache (by default it keeps
 	 * no blob and no tree over 4 KiB): a patch's old blob is usually the
