@@ -1,7 +1,7 @@
 /* The patch stack: base..head walked with libgit2, first parent only, oldest
  * first (what `git log --reverse --first-parent base..head` lists). Loading
- * reads commits only; diff statistics are computed per patch on demand, or
- * for the whole stack on several threads. */
+ * reads each commit once; diff statistics are computed per patch on demand,
+ * or for the whole stack by one worker process per CPU. */
 #include "core/stack.h"
 
 #include <errno.h>
