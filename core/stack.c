@@ -8,6 +8,7 @@
 #include <git2.h>
 #include <iconv.h>
 #include <limits.h>
+#include <stdint.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/basetag.h"
 #include "core/commitdiff.h"
 #include "core/gitwrite.h"
 
@@ -107,26 +109,6 @@ static int resolve(git_repository *r, const char *rev, git_commit **out)
 	return rc;
 }
 
-/* The nearest v* tag reachable from head, as `git describe --tags --match
- * 'v*' --abbrev=0` finds it. */
-static char *default_base(git_commit *head)
-{
-	git_describe_options o = GIT_DESCRIBE_OPTIONS_INIT;
-	git_describe_format_options fo = GIT_DESCRIBE_FORMAT_OPTIONS_INIT;
-	git_describe_result *res = NULL;
-	git_buf buf = GIT_BUF_INIT;
-	char *name = NULL;
-	o.describe_strategy = GIT_DESCRIBE_TAGS;
-	o.pattern = "v*";
-	fo.abbreviated_size = 0;
-	if (git_describe_commit(&res, (git_object *)head, &o) == 0 &&
-	    git_describe_format(&buf, res, &fo) == 0)
-		name = xstrdup(buf.ptr);
-	git_buf_dispose(&buf);
-	git_describe_result_free(res);
-	return name;
-}
-
 static char *repo_display_path(git_repository *r)
 {
 	const char *p = git_repository_workdir(r);
@@ -151,27 +133,51 @@ static int open_repo(struct stack *st, const char *path, struct kerr *e)
 }
 
 /* The usual case, base on head's first-parent line: follow first parents
- * from head down to base, reading each commit once. 1 when base is not met
- * before the line gets older than base by a day (or ends): the caller then
- * walks the general way. */
+ * from head down to base (or, with no base given, to the first commit a v*
+ * tag names), reading each commit once. 1 when the stop is not met: the line
+ * ends, gets older than base by a day, or runs longer than any stack; the
+ * caller then walks the general way. */
 #define WALK_SLACK (24 * 3600)
+#define WALK_MAX_TO_TAG 200000
 
-static int walk_line(struct stack *st, const git_oid *base, const git_oid *head)
+struct line_walk {
+	const git_oid *base;       /* stop at base, or */
+	const struct tagset *tags; /* at the first commit a tag names */
+	git_oid stop;              /* where it stopped */
+	git_oid *sides;            /* merges passed: first parent, other parent */
+	size_t nsides, cap;
+};
+
+static bool walk_stops(const struct line_walk *lw, const git_oid *id)
+{
+	return lw->base ? git_oid_equal(id, lw->base) : tagset_name(lw->tags, id, NULL) != NULL;
+}
+
+static int walk_line(struct stack *st, const git_oid *head, struct line_walk *lw)
 {
 	git_commit *c = NULL, *b = NULL;
+	git_time_t limit = INT64_MIN;
 	int rc = 1;
-	if (git_commit_lookup(&b, st->repo, base) < 0 || git_commit_lookup(&c, st->repo, head) < 0)
+	if (lw->base && git_commit_lookup(&b, st->repo, lw->base) == 0)
+		limit = git_commit_time(b) - WALK_SLACK;
+	if ((lw->base && !b) || git_commit_lookup(&c, st->repo, head) < 0)
 		goto out;
-	git_time_t limit = git_commit_time(b) - WALK_SLACK;
-	while (!git_oid_equal(git_commit_id(c), base)) {
+	while (!walk_stops(lw, git_commit_id(c))) {
 		git_commit *parent;
-		if (git_commit_parentcount(c) == 0 || git_commit_time(c) < limit ||
+		unsigned n = git_commit_parentcount(c);
+		if (n == 0 || git_commit_time(c) < limit || st->npatches >= WALK_MAX_TO_TAG ||
 		    git_commit_parent(&parent, c, 0) < 0)
 			goto out;
+		for (unsigned i = 1; i < n; i++) {
+			ALLOC_GROW(lw->sides, lw->nsides + 2, lw->cap);
+			lw->sides[lw->nsides++] = *git_commit_parent_id(c, 0);
+			lw->sides[lw->nsides++] = *git_commit_parent_id(c, i);
+		}
 		fill_patch(st, new_patch(st), c, parent);
 		git_commit_free(c);
 		c = parent;
 	}
+	lw->stop = *git_commit_id(c);
 	rc = 0;
 out:
 	git_commit_free(b);
@@ -179,6 +185,32 @@ out:
 	if (rc)
 		drop_patches(st);
 	return rc;
+}
+
+/* No base given: walk down to the first v*-tagged commit of the line; it is
+ * the base when no branch merged on the way brings a v* tag of its own (what
+ * a merge brings is what its other parent reaches and its first parent does
+ * not); then git describe would say the same. Otherwise (patches dropped)
+ * libgit2's describe names the base. */
+static char *walk_to_tag(struct stack *st, git_commit *head)
+{
+	struct tagset *tags = tagset_load(st->repo, "v*");
+	struct line_walk lw = { .tags = tags };
+	const char *name = NULL;
+	size_t count = 0;
+	if (walk_line(st, git_commit_id(head), &lw) == 0)
+		name = tagset_name(tags, &lw.stop, &count);
+	bool nearest = name && count == 1;
+	for (size_t i = 0; nearest && i < lw.nsides; i += 2)
+		nearest = tagset_none_above(st->repo, tags, &lw.sides[i + 1], 1, &lw.sides[i]);
+	char *base = NULL;
+	if (nearest)
+		base = xstrdup(name);
+	else
+		drop_patches(st);
+	free(lw.sides);
+	tagset_free(tags);
+	return base;
 }
 
 /* git's base..head with --first-parent: libgit2's revision walk. */
@@ -236,18 +268,25 @@ static bool is_ancestor(struct stack *st, const git_oid *base, const git_oid *he
 	return git_graph_descendant_of(st->repo, head, base) == 1;
 }
 
+#define LIBGIT2_COMMIT_CACHE ((size_t)4096) /* libgit2's default limit */
+
 static int open_range(struct stack *st, const struct stack_opts *o, struct kerr *e)
 {
 	git_commit *head = NULL, *base = NULL;
+	bool walked = false;
 	int rc = -1;
+	/* each commit is read once: caching them would only cost time */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0);
 	st->head_ref = xstrdup(o->head ? o->head : "HEAD");
 	if (resolve(st->repo, st->head_ref, &head) < 0) {
 		kerr_set(e, "head '%s' not found in %s", st->head_ref, st->repo_path);
 		goto out;
 	}
-	if (o->base) {
+	if (o->base)
 		st->base_ref = xstrdup(o->base);
-	} else if (!(st->base_ref = default_base(head))) {
+	else if ((st->base_ref = walk_to_tag(st, head)))
+		walked = true;
+	else if (!(st->base_ref = describe_tag(head, "v*"))) {
 		kerr_set(e, "no v* tag reachable from %s in %s; give --base", st->head_ref,
 			 st->repo_path);
 		goto out;
@@ -259,7 +298,9 @@ static int open_range(struct stack *st, const struct stack_opts *o, struct kerr 
 	const git_oid *hid = git_commit_id(head), *bid = git_commit_id(base);
 	git_oid_tostr(st->head_id, sizeof(st->head_id), hid);
 	git_oid_tostr(st->base_id, sizeof(st->base_id), bid);
-	bool on_line = walk_line(st, bid, hid) == 0;
+	struct line_walk lw = { .base = bid };
+	bool on_line = walked || walk_line(st, hid, &lw) == 0;
+	free(lw.sides);
 	if (!on_line && walk_general(st, bid, hid, e) < 0)
 		goto out;
 	number_patches(st);
@@ -270,6 +311,7 @@ static int open_range(struct stack *st, const struct stack_opts *o, struct kerr 
 	}
 	rc = 0;
 out:
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, LIBGIT2_COMMIT_CACHE);
 	git_commit_free(head);
 	git_commit_free(base);
 	return rc;
