@@ -394,6 +394,7 @@ struct stats_slot {
 struct stats_shared {
 	struct kerr err[STATS_MAX_WORKERS];
 	int failed[STATS_MAX_WORKERS];
+	int done[STATS_MAX_WORKERS]; /* set last: the slots are filled */
 	struct stats_slot slot[]; /* one per patch */
 };
 
@@ -428,6 +429,7 @@ static void stats_child(struct stack *st, struct stats_shared *sh, size_t w, siz
 	for (size_t i = from; i < to; i++)
 		sh->slot[i] = (struct stats_slot){ st->patches[i].files, st->patches[i].insertions,
 						   st->patches[i].deletions };
+	__atomic_store_n(&sh->done[w], 1, __ATOMIC_RELEASE);
 	_exit(0);
 }
 
@@ -463,13 +465,17 @@ int stack_load_all_stats(struct stack *st, struct kerr *e)
 	if (rc == 0)
 		rc = stats_slice(st, mine, st->npatches, e);
 	for (size_t w = 1; w < started; w++) {
-		int status;
-		while (waitpid(pids[w], &status, 0) < 0 && errno == EINTR)
+		int status = 0;
+		pid_t got;
+		while ((got = waitpid(pids[w], &status, 0)) < 0 && errno == EINTR)
 			;
+		/* got < 0: someone else reaped it (a SIGCHLD handler); its flags tell */
+		bool ok = __atomic_load_n(&sh->done[w], __ATOMIC_ACQUIRE) &&
+			  (got < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
 		if (rc == 0 && sh->failed[w]) {
 			*e = sh->err[w];
 			rc = -1;
-		} else if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		} else if (rc == 0 && !ok) {
 			rc = kerr_set(e, "%s: a statistics worker died", st->repo_path);
 		}
 		size_t to = (w + 1) * per < mine ? (w + 1) * per : mine;
