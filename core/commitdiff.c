@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "core/gitwrite.h"
+#include "core/objread.h"
 #include "core/treediff.h"
 
 #define BINARY_CHECK_BYTES 8000 /* git and libgit2: a NUL in these is binary */
@@ -89,8 +90,10 @@ static const char *line_start(const char *begin, const char *end)
 }
 
 /* Strip the lines both texts start and end with, as xdiff does first. When
- * one side has nothing left the counts are the other side's lines, with no
- * diff to run (a patch that only adds or only removes code). */
+ * one side has nothing left the counts are the other side's lines, and when
+ * each side has one line left they differ (or they would have been
+ * stripped): no diff to run for a patch that only adds, only removes or
+ * changes one line, whatever the algorithm. */
 static bool counts_without_diff(const char *a, size_t an, const char *b, size_t bn,
 				struct diffstat *st)
 {
@@ -107,18 +110,39 @@ static bool counts_without_diff(const char *a, size_t an, const char *b, size_t 
 			break;
 		ae = la, be = lb;
 	}
-	if (a < ae && b < be)
+	size_t del = count_lines(a, (size_t)(ae - a)), ins = count_lines(b, (size_t)(be - b));
+	if (del && ins && (del > 1 || ins > 1))
 		return false;
-	st->deletions += count_lines(a, (size_t)(ae - a));
-	st->insertions += count_lines(b, (size_t)(be - b));
+	st->deletions += del;
+	st->insertions += ins;
 	return true;
 }
 
-/* Lines of one changed path, as --numstat counts them. */
-static int stat_change(git_repository *r, const struct change *c, struct diffstat *st)
+/* A blob's bytes; a missing side (added or deleted file) is empty. */
+static int read_blob(struct objread *o, unsigned mode, const git_oid *id, const char **data,
+		     size_t *len)
 {
-	git_blob *ob = NULL, *nb = NULL;
-	int rc = 0;
+	git_object_t type;
+	*data = NULL;
+	*len = 0;
+	if (!mode)
+		return 0;
+	if (objread_read(o, id, &type, data, len) < 0)
+		return -1;
+	if (type == GIT_OBJECT_BLOB)
+		return 0;
+	objread_release(o, *data);
+	*data = NULL;
+	git_error_set_str(GIT_ERROR_OBJECT, "not a blob");
+	return -1;
+}
+
+/* Lines of one changed path, as --numstat counts them. */
+static int stat_change(struct objread *o, const struct change *c, struct diffstat *st)
+{
+	const char *os = NULL, *ns = NULL;
+	size_t on, nn;
+	int rc;
 	st->files++;
 	/* a submodule is one line, "Subproject commit <id>" */
 	if (c->old_mode == GIT_FILEMODE_COMMIT || c->new_mode == GIT_FILEMODE_COMMIT) {
@@ -126,23 +150,19 @@ static int stat_change(git_repository *r, const struct change *c, struct diffsta
 		st->insertions += c->new_mode != 0;
 		return 0;
 	}
-	if (c->old_mode && (rc = git_blob_lookup(&ob, r, &c->old_id)) < 0)
+	if ((rc = read_blob(o, c->old_mode, &c->old_id, &os, &on)) < 0 ||
+	    (rc = read_blob(o, c->new_mode, &c->new_id, &ns, &nn)) < 0)
 		goto out;
-	if (c->new_mode && (rc = git_blob_lookup(&nb, r, &c->new_id)) < 0)
+	if (is_binary(os, on) || is_binary(ns, nn) ||
+	    counts_without_diff(os ? os : "", on, ns ? ns : "", nn, st))
 		goto out;
-	const char *os = ob ? git_blob_rawcontent(ob) : "", *ns = nb ? git_blob_rawcontent(nb) : "";
-	size_t on = ob ? (size_t)git_blob_rawsize(ob) : 0, nn = nb ? (size_t)git_blob_rawsize(nb) : 0;
-	if (is_binary(os, on) || is_binary(ns, nn) || counts_without_diff(os, on, ns, nn, st))
-		goto out;
-	git_diff_options o = GIT_DIFF_OPTIONS_INIT;
-	o.context_lines = 0;
-	o.flags = GIT_DIFF_FORCE_TEXT;
-	/* empty paths: no .gitattributes lookups (a dozen system calls a file);
-	 * blobs, not buffers: buffers would be hashed again */
-	rc = git_diff_blobs(ob, "", nb, "", &o, NULL, NULL, count_hunk, NULL, st);
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	opts.context_lines = 0;
+	opts.flags = GIT_DIFF_FORCE_TEXT;
+	rc = git_diff_buffers(os, on, NULL, ns, nn, NULL, &opts, NULL, NULL, count_hunk, NULL, st);
 out:
-	git_blob_free(ob);
-	git_blob_free(nb);
+	objread_release(o, os);
+	objread_release(o, ns);
 	return rc;
 }
 
@@ -180,11 +200,11 @@ static int libgit2_diff(git_repository *r, const git_oid *old_id, const git_oid 
 	return rc;
 }
 
-static int stat_trees(git_repository *r, const git_oid *old, const git_oid *new,
-		      enum rename_mode rn, struct diffstat *out)
+static int stat_trees(git_repository *r, struct objread *o, const git_oid *old,
+		      const git_oid *new, enum rename_mode rn, struct diffstat *out)
 {
 	struct changes ch;
-	int rc = tree_changes(r, old, new, &ch);
+	int rc = tree_changes(o, old, new, &ch);
 	memset(out, 0, sizeof(*out));
 	/* only added and deleted files can pair up as renames */
 	if (rc == 0 && rn != RENAMES_OFF && ch.added && ch.deleted) {
@@ -202,35 +222,37 @@ static int stat_trees(git_repository *r, const git_oid *old, const git_oid *new,
 		git_diff_free(d);
 	} else {
 		for (size_t i = 0; rc == 0 && i < ch.n; i++)
-			rc = stat_change(r, &ch.v[i], out);
+			rc = stat_change(o, &ch.v[i], out);
 	}
 	changes_free(&ch);
 	return rc;
 }
 
-int commitdiff_stat_trees(git_repository *r, const git_oid *old_id, const git_oid *new_id,
-			  enum rename_mode rn, struct diffstat *out, struct kerr *e)
+int commitdiff_stat_trees(git_repository *r, struct objread *o, const git_oid *old_id,
+			  const git_oid *new_id, enum rename_mode rn, struct diffstat *out,
+			  struct kerr *e)
 {
-	if (stat_trees(r, old_id, new_id, rn, out) == 0)
+	if (stat_trees(r, o, old_id, new_id, rn, out) == 0)
 		return 0;
 	return kerr_set(e, "tree %s: cannot compute the diff: %s", git_oid_tostr_s(new_id),
 			gw_strerror());
 }
 
-int commitdiff_stat(git_repository *r, struct git_commit *c, enum rename_mode rn,
-		    struct diffstat *out, struct kerr *e)
+int commitdiff_stat(git_repository *r, struct objread *o, struct git_commit *c,
+		    enum rename_mode rn, struct diffstat *out, struct kerr *e)
 {
 	git_oid old, new;
 	const git_oid *oldp;
 	memset(out, 0, sizeof(*out));
-	if (commit_tree_ids(c, &old, &oldp, &new) == 0 && stat_trees(r, oldp, &new, rn, out) == 0)
+	if (commit_tree_ids(c, &old, &oldp, &new) == 0 &&
+	    stat_trees(r, o, oldp, &new, rn, out) == 0)
 		return 0;
 	return kerr_set(e, "%s: cannot compute the diff: %s", git_oid_tostr_s(git_commit_id(c)),
 			gw_strerror());
 }
 
-char *commitdiff_text(git_repository *r, struct git_commit *c, enum rename_mode rn,
-		      struct kerr *e)
+char *commitdiff_text(git_repository *r, struct objread *o, struct git_commit *c,
+		      enum rename_mode rn, struct kerr *e)
 {
 	git_oid old, new;
 	const git_oid *oldp;
@@ -238,7 +260,7 @@ char *commitdiff_text(git_repository *r, struct git_commit *c, enum rename_mode 
 	git_buf buf = GIT_BUF_INIT;
 	struct changes ch = { 0 };
 	char *text = NULL;
-	if (commit_tree_ids(c, &old, &oldp, &new) == 0 && tree_changes(r, oldp, &new, &ch) == 0 &&
+	if (commit_tree_ids(c, &old, &oldp, &new) == 0 && tree_changes(o, oldp, &new, &ch) == 0 &&
 	    libgit2_diff(r, oldp, &new, &ch, rn, &d) == 0 &&
 	    git_diff_to_buf(&buf, d, GIT_DIFF_FORMAT_PATCH) == 0)
 		text = xstrndup(buf.ptr ? buf.ptr : "", buf.size);

@@ -21,6 +21,7 @@
 #include "core/basetag.h"
 #include "core/commitdiff.h"
 #include "core/gitwrite.h"
+#include "core/objread.h"
 
 /* Text from a commit with an `encoding` header other than UTF-8 is converted,
  * as git log does; NULL when it is UTF-8 already or cannot be converted. */
@@ -342,7 +343,8 @@ fail:
 	return -1;
 }
 
-static int load_stats(git_repository *r, int renames, struct patch *p, struct kerr *e)
+static int load_stats(git_repository *r, struct objread *o, int renames, struct patch *p,
+		      struct kerr *e)
 {
 	struct diffstat ds;
 	git_commit *c;
@@ -354,13 +356,13 @@ static int load_stats(git_repository *r, int renames, struct patch *p, struct ke
 		git_oid old, new;
 		memcpy(old.id, p->parent_tree_oid, sizeof(old.id));
 		memcpy(new.id, p->tree_oid, sizeof(new.id));
-		if (commitdiff_stat_trees(r, p->root ? NULL : &old, &new, (enum rename_mode)renames,
-					  &ds, e) < 0)
+		if (commitdiff_stat_trees(r, o, p->root ? NULL : &old, &new,
+					  (enum rename_mode)renames, &ds, e) < 0)
 			return -1;
 	} else {
 		if (lookup_patch_commit(r, p, &c) < 0)
 			return kerr_set(e, "commit %s not found: %s", p->id, gw_strerror());
-		int rc = commitdiff_stat(r, c, (enum rename_mode)renames, &ds, e);
+		int rc = commitdiff_stat(r, o, c, (enum rename_mode)renames, &ds, e);
 		git_commit_free(c);
 		if (rc < 0)
 			return -1;
@@ -374,7 +376,9 @@ static int load_stats(git_repository *r, int renames, struct patch *p, struct ke
 
 int stack_load_stats(struct stack *st, struct patch *p, struct kerr *e)
 {
-	return load_stats(st->repo, st->renames, p, e);
+	if (st->repo && !st->reader)
+		st->reader = objread_new(st->repo);
+	return load_stats(st->repo, st->reader, st->renames, p, e);
 }
 
 /* Statistics of a big stack are computed by worker processes, each on a
@@ -515,7 +519,9 @@ char *stack_patch_diff(struct stack *st, const struct patch *p, struct kerr *e)
 		kerr_set(e, "commit %s not found: %s", p->id, gw_strerror());
 		return NULL;
 	}
-	char *text = commitdiff_text(st->repo, c, (enum rename_mode)st->renames, e);
+	if (!st->reader)
+		st->reader = objread_new(st->repo);
+	char *text = commitdiff_text(st->repo, st->reader, c, (enum rename_mode)st->renames, e);
 	git_commit_free(c);
 	return text;
 }
@@ -528,6 +534,7 @@ void stack_free(struct stack *st)
 	free(st->repo_path);
 	free(st->base_ref);
 	free(st->head_ref);
+	objread_free(st->reader);
 	git_repository_free(st->repo);
 	memset(st, 0, sizeof(*st));
 }

@@ -64,6 +64,7 @@ struct stack {
 	const char *const *extra_tag_names; /* from a patchset; may be NULL */
 	size_t nextra_tag_names;
 	int renames;           /* enum rename_mode (commitdiff.h), from diff.renames */
+	struct objread *reader; /* objects for statistics and diffs (objread.h) */
 };
 
 struct stack_opts {

@@ -2,13 +2,15 @@
  * <name>\0<20-byte id>" each), like git's tree-diff.c. libgit2's tree diff
  * reads every entry of both trees (70,000 per commit on a kernel tree), and
  * its tree objects parse each entry's mode with a general strtol: on a tree
- * of big directories that parsing alone costs more than git's whole diff. */
+ * of big directories that parsing alone costs more than git's whole diff.
+ * The trees come from objread.c. */
 #include "core/treediff.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/objread.h"
 #include "core/util.h"
 
 struct entry {
@@ -19,25 +21,26 @@ struct entry {
 };
 
 struct raw_tree {
-	git_odb_object *obj;
-	const char *p, *end;
+	const char *data, *p, *end;
 };
 
-static int raw_open(git_odb *odb, const git_oid *id, struct raw_tree *t)
+static int raw_open(struct objread *o, const git_oid *id, struct raw_tree *t)
 {
+	git_object_t type;
+	size_t len;
 	memset(t, 0, sizeof(*t));
 	if (!id)
 		return 0;
-	if (git_odb_read(&t->obj, odb, id) < 0)
+	if (objread_read(o, id, &type, &t->data, &len) < 0)
 		return -1;
-	if (git_odb_object_type(t->obj) != GIT_OBJECT_TREE) {
-		git_odb_object_free(t->obj);
-		t->obj = NULL;
+	if (type != GIT_OBJECT_TREE) {
+		objread_release(o, t->data);
+		t->data = NULL;
 		git_error_set_str(GIT_ERROR_OBJECT, "not a tree");
 		return -1;
 	}
-	t->p = git_odb_object_data(t->obj);
-	t->end = t->p + git_odb_object_size(t->obj);
+	t->p = t->data;
+	t->end = t->data + len;
 	return 0;
 }
 
@@ -101,14 +104,14 @@ static void add_change(struct changes *ch, const struct strbuf *dir, const struc
 	ch->deleted += !b;
 }
 
-static int walk(git_odb *odb, const git_oid *a_id, const git_oid *b_id, struct strbuf *dir,
+static int walk(struct objread *o, const git_oid *a_id, const git_oid *b_id, struct strbuf *dir,
 		struct changes *ch)
 {
 	struct raw_tree a, b;
 	struct entry ea, eb;
-	int rc = raw_open(odb, a_id, &a);
-	if (rc == 0 && (rc = raw_open(odb, b_id, &b)) < 0)
-		git_odb_object_free(a.obj);
+	int rc = raw_open(o, a_id, &a);
+	if (rc == 0 && (rc = raw_open(o, b_id, &b)) < 0)
+		objread_release(o, a.data);
 	if (rc < 0)
 		return rc;
 	bool has_a = raw_next(&a, &ea), has_b = raw_next(&b, &eb);
@@ -123,7 +126,7 @@ static int walk(git_odb *odb, const git_oid *a_id, const git_oid *b_id, struct s
 			size_t len = dir->len;
 			sb_add(dir, (pa ? pa : pb)->name, (pa ? pa : pb)->len);
 			sb_addc(dir, '/');
-			rc = walk(odb, pa ? pa->id : NULL, pb ? pb->id : NULL, dir, ch);
+			rc = walk(o, pa ? pa->id : NULL, pb ? pb->id : NULL, dir, ch);
 			dir->len = len;
 			dir->buf[len] = '\0';
 		} else {
@@ -134,23 +137,19 @@ static int walk(git_odb *odb, const git_oid *a_id, const git_oid *b_id, struct s
 		if (pb)
 			has_b = raw_next(&b, &eb);
 	}
-	git_odb_object_free(a.obj);
-	git_odb_object_free(b.obj);
+	objread_release(o, a.data);
+	objread_release(o, b.data);
 	return rc;
 }
 
-int tree_changes(git_repository *r, const git_oid *old, const git_oid *new, struct changes *out)
+int tree_changes(struct objread *o, const git_oid *old, const git_oid *new, struct changes *out)
 {
 	struct strbuf dir = STRBUF_INIT;
-	git_odb *odb;
 	memset(out, 0, sizeof(*out));
-	if (git_repository_odb(&odb, r) < 0)
-		return -1;
 	sb_grow(&dir, 256);
 	sb_reset(&dir);
-	int rc = walk(odb, old, new, &dir, out);
+	int rc = walk(o, old, new, &dir, out);
 	sb_free(&dir);
-	git_odb_free(odb);
 	return rc;
 }
 

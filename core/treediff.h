@@ -21,8 +21,8 @@ struct changes {
 
 /* The changed files (blobs, symlinks, submodules) from tree `old` to tree
  * `new`, in git's path order; either id may be NULL (the empty tree). */
-int tree_changes(git_repository *r, const git_oid *old, const git_oid *new,
-		 struct changes *out);
+struct objread;
+int tree_changes(struct objread *o, const git_oid *old, const git_oid *new, struct changes *out);
 void changes_free(struct changes *ch);
 
 #endif
