@@ -153,13 +153,13 @@ static int stat_change(struct objread *o, const struct change *c, struct diffsta
 	if ((rc = read_blob(o, c->old_mode, &c->old_id, &os, &on)) < 0 ||
 	    (rc = read_blob(o, c->new_mode, &c->new_id, &ns, &nn)) < 0)
 		goto out;
-	if (is_binary(os, on) || is_binary(ns, nn) ||
-	    counts_without_diff(os ? os : "", on, ns ? ns : "", nn, st))
+	const char *a = os ? os : "", *b = ns ? ns : "";
+	if (is_binary(a, on) || is_binary(b, nn) || counts_without_diff(a, on, b, nn, st))
 		goto out;
 	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
 	opts.context_lines = 0;
 	opts.flags = GIT_DIFF_FORCE_TEXT;
-	rc = git_diff_buffers(os, on, NULL, ns, nn, NULL, &opts, NULL, NULL, count_hunk, NULL, st);
+	rc = git_diff_buffers(a, on, NULL, b, nn, NULL, &opts, NULL, NULL, count_hunk, NULL, st);
 out:
 	objread_release(o, os);
 	objread_release(o, ns);
