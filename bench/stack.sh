@@ -5,6 +5,7 @@
 # that klang prints the rows git's output implies (tests/stack-expect.awk).
 #   bench/stack.sh [N]        N patches (default 10000)
 #   FILES=20000 bench/stack.sh   a bigger tree under the stack (default 500)
+#   REPACK=1 bench/stack.sh   repack as git gc would (newest objects whole)
 #   RUNS=5 KLANG=./klang      best of RUNS runs of each command
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,6 +19,7 @@ trap 'rm -rf "$dir"' EXIT INT TERM
 git init -q "$dir"
 LC_ALL=C awk -v n="$n" -v files="$files" -f "$here/bench/stack-gen.awk" |
 	git -C "$dir" fast-import --quiet
+[ "${REPACK:-0}" = 1 ] && git -C "$dir" repack -adfq
 
 # Best wall time of a command, in milliseconds.
 best() {
@@ -53,7 +55,7 @@ k1=$(best taskset -c 0 "$klang" stack --repo "$dir" --base v1.0 --head master --
 d=$(best "$klang" stack --repo "$dir" --head master --format tsv)
 t=$(best "$klang" stack --repo "$dir" --base v1.0 --head master --format text)
 ratio=$(awk -v k="$k" -v g="$g" 'BEGIN { printf "%.2f", k / g }')
-echo "patches: $n, files in the tree: $files, cpus: $(nproc), best of $runs"
+echo "patches: $n, files in the tree: $files, repacked: ${REPACK:-0}, cpus: $(nproc), best of $runs"
 echo "git log --reverse --first-parent --numstat: $g ms"
 echo "klang stack --format tsv:                   $k ms (ratio klang/git: $ratio)"
 [ -n "$k1" ] && echo "klang stack --format tsv on one cpu:        $k1 ms"

@@ -446,6 +446,8 @@ int stack_load_all_stats(struct stack *st, struct kerr *e)
 	pid_t pids[STATS_MAX_WORKERS];
 	int rc = 0;
 
+	if (st->repo && !st->reader) /* before the fork: the workers share its maps */
+		st->reader = objread_new(st->repo);
 	if (n > 1)
 		sh = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
