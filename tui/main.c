@@ -1,11 +1,225 @@
-/* Workbench entry: not written yet. */
+/* The workbench entry point: options, the stack, the theme, curses, the
+ * views, then the event loop (or a headless script when $KLANG_SCRIPT is
+ * set). Every way out restores the terminal. */
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/patchset.h"
+#include "core/stack.h"
+#include "core/theme.h"
 #include "core/util.h"
+#include "tui/loop.h"
+#include "tui/prompt.h"
+#include "tui/script.h"
+#include "tui/term.h"
 #include "tui/tui.h"
+#include "tui/views.h"
+
+struct tui_opts {
+	const char *repo, *patchset, *theme, *base, *head;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: klang [--repo DIR] [--patchset FILE] [--theme NAME] [--base REV] [--head REV]\n\n"
+	      "Open the workbench on a patch stack: by default the repository in the current\n"
+	      "directory, HEAD as head and the nearest v* tag as base.\n\n"
+	      "  --repo DIR       the repository (default: the current directory)\n"
+	      "  --patchset FILE  a patchset file (repository, range, extra tags, rules)\n"
+	      "  --theme NAME     default, mono, projector, or a path to a theme file\n"
+	      "                   (default: mono when NO_COLOR is set or without colours)\n"
+	      "  --base REV       the base of the stack, --head REV its head\n\n"
+	      "Keys can be rebound in ~/.config/klang/keys with lines 'bind SCOPE KEY ACTION'\n"
+	      "(scopes: generic, stack, patch, tags, help, builds, warnings).\n"
+	      "Environment: NO_COLOR, KLANG_SCRIPT=FILE runs a key script without a terminal.\n\n"
+	      "Keys (? inside shows them too):\n",
+	      f);
+	keys_init();
+	for (int a = ACT_NONE + 1; a < ACT_END; a++) {
+		struct strbuf sb = STRBUF_INIT;
+		keys_describe(a, &sb);
+		if (sb.len)
+			fprintf(f, "  %-24s %-20s %s\n", sb.buf, action_info(a)->name,
+				action_info(a)->help);
+		sb_free(&sb);
+	}
+}
+
+static int parse_args(int argc, char **argv, struct tui_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **dst = !strcmp(a, "--repo")	    ? &o->repo
+				   : !strcmp(a, "--patchset") ? &o->patchset
+				   : !strcmp(a, "--theme")    ? &o->theme
+				   : !strcmp(a, "--base")     ? &o->base
+				   : !strcmp(a, "--head")     ? &o->head
+							      : NULL;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 1;
+		}
+		if (!dst) {
+			warnx_("unknown option '%s' (see klang --help)", a);
+			return -1;
+		}
+		if (i + 1 >= argc) {
+			warnx_("%s needs a value", a);
+			return -1;
+		}
+		*dst = argv[++i];
+	}
+	return 0;
+}
+
+static const struct loop_ui loop_ui = {
+	.redraw = ui_redraw,
+	.input = ui_read_input,
+	.resize = ui_resize,
+	.resume = ui_resume,
+};
+
+/* Pick and apply the theme now that curses knows the terminal. */
+static void setup_theme(const struct tui_opts *o, struct theme *requested)
+{
+	struct theme t;
+	struct kerr e;
+	const char *nc = getenv("NO_COLOR");
+	int colors = has_colors() ? COLORS : 0;
+	if (o->theme) {
+		t = *requested;
+	} else if (theme_load(&t, theme_choose(NULL, nc && *nc, colors), &e)) {
+		theme_builtin(&t);
+		report_error("%s (using the built-in theme)", e.msg);
+	}
+	if (!colors && t.colors)
+		theme_strip_colors(&t);
+	display_set_theme(&t);
+	theme_free(&t);
+}
+
+static struct patchset patchset;
+
+const struct patchset *tui_patchset(void)
+{
+	return patchset.path ? &patchset : NULL;
+}
+
+/* The stack from the options, a patchset filling what they leave out. */
+static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e)
+{
+	struct stack_opts so = { .repo = o->repo, .base = o->base, .head = o->head };
+	if (o->patchset) {
+		char *path = patchset_find(o->patchset);
+		if (!path)
+			return kerr_set(e, "unknown patchset '%s' (a file, or a name in patchsets/)",
+					o->patchset);
+		int rc = patchset_load(&patchset, path, e);
+		free(path);
+		if (rc)
+			return -1;
+		so.repo = so.repo ? so.repo : patchset.repo;
+		so.base = so.base ? so.base : patchset.base;
+		so.head = so.head ? so.head : patchset.head;
+		so.extra_tags = (const char *const *)patchset.tags;
+		so.nextra_tags = patchset.ntags;
+	}
+	return stack_open(st, &so, e);
+}
+
+/* The user's key file: $XDG_CONFIG_HOME/klang/keys (~/.config/klang/keys),
+ * "bind SCOPE KEY ACTION" lines as in the compiled-in defaults. */
+static int load_user_keys(struct kerr *e)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *path = xdg && *xdg ? xasprintf("%s/klang/keys", xdg)
+		     : home && *home ? xasprintf("%s/.config/klang/keys", home)
+				     : NULL;
+	int rc = 0;
+	if (path && file_exists(path)) {
+		char *text = read_file(path, NULL, e);
+		rc = text ? keys_load_text(text, path, e) : -1;
+		free(text);
+	}
+	free(path);
+	return rc;
+}
+
+static void register_views(void)
+{
+	view_bind_key(ACT_VIEW_STACK, &stack_view);
+	view_bind_key(ACT_VIEW_PATCH, &patch_view);
+	view_bind_key(ACT_HELP, &help_view);
+	/* builds and warnings views bind ACT_VIEW_BUILDS / ACT_VIEW_WARNINGS here */
+}
 
 int tui_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	warnx_("the workbench is not written yet");
-	return EXIT_USAGE;
+	struct tui_opts o = { 0 };
+	setlocale(LC_ALL, "");
+	int rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+	struct kerr e;
+	keys_init();
+	if (load_user_keys(&e)) {
+		warnx_("%s", e.msg);
+		return EXIT_USAGE;
+	}
+	struct theme requested;
+	if (o.theme && theme_load(&requested, o.theme, &e)) {
+		warnx_("%s", e.msg);
+		return EXIT_USAGE;
+	}
+	struct stack st;
+	if (open_stack(&o, &st, &e)) {
+		warnx_("%s", e.msg);
+		if (o.theme)
+			theme_free(&requested);
+		patchset_free(&patchset);
+		return EXIT_USAGE;
+	}
+	const char *script = getenv("KLANG_SCRIPT");
+	bool headless = script && *script;
+	loop_signals_init();
+	if (term_init(headless, &e)) {
+		warnx_("%s", e.msg);
+		stack_free(&st);
+		return EXIT_USAGE;
+	}
+	setup_theme(&o, &requested);
+	register_views();
+	stack_view_set_stack(&st);
+	view_open(&stack_view, OPEN_FULL);
+	int sig = 0;
+	rc = EXIT_OK;
+	if (headless) {
+		if (script_run(script, &loop_ui, &e)) {
+			rc = EXIT_USAGE;
+		}
+		sig = loop_signal();
+	} else {
+		sig = loop_run(&loop_ui, STDIN_FILENO);
+	}
+	loop_run_exit_hooks(sig);
+	ui_free();
+	term_restore();
+	if (rc == EXIT_USAGE)
+		warnx_("%s", e.msg);
+	stack_view_free();
+	patch_view_free();
+	help_view_free();
+	display_free();
+	stack_free(&st);
+	patchset_free(&patchset);
+	if (sig) {
+		/* die of the signal, as the shell expects */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return rc;
 }

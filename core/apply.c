@@ -1,0 +1,320 @@
+/* In-memory cherry-picks of the kept patches onto the base, and the branch
+ * that receives them. The commits are built in a second repository handle
+ * whose object writes go to memory; only when every patch applied are they
+ * written to the repository (one pack) and the branch created. */
+#include "core/apply.h"
+
+#include <git2.h>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gitwrite.h"
+
+static int git_err(struct kerr *e, const char *what)
+{
+	return kerr_set(e, "%s: %s", what, gw_strerror());
+}
+
+static void add_index(size_t **arr, size_t *n, size_t v)
+{
+	*arr = xrealloc(*arr, (*n + 1) * sizeof(**arr));
+	(*arr)[(*n)++] = v;
+}
+
+/* The conflicting paths of a cherry-pick, and the dropped patches before
+ * `upto` that touched them. */
+static void record_conflict(struct series *s, git_index *idx, size_t upto, struct apply_result *res)
+{
+	git_index_conflict_iterator *it;
+	const git_index_entry *anc, *ours, *theirs;
+	if (git_index_conflict_iterator_new(&it, idx) < 0)
+		return;
+	while (git_index_conflict_next(&anc, &ours, &theirs, it) == 0) {
+		const git_index_entry *en = ours ? ours : theirs ? theirs : anc;
+		res->files = xrealloc(res->files, (res->nfiles + 1) * sizeof(*res->files));
+		res->files[res->nfiles++] = xstrdup(en->path);
+	}
+	git_index_conflict_iterator_free(it);
+	for (size_t i = 0; i < upto; i++) {
+		if (s->items[i].keep)
+			continue;
+		for (size_t f = 0; f < res->nfiles; f++)
+			if (series_touches(s, i, res->files[f])) {
+				add_index(&res->dropped, &res->ndropped, i + 1);
+				break;
+			}
+	}
+}
+
+static int committer(git_repository *repo, git_signature **out)
+{
+	if (git_signature_default(out, repo) == 0)
+		return 0;
+	return git_signature_now(out, "klang", "klang@localhost");
+}
+
+/* Pick one patch onto `parent`; *out is the new commit, or parent itself if
+ * the patch changed nothing. 1 on a conflict. */
+static int pick(struct series *s, git_repository *repo, size_t i, git_commit *parent,
+		git_commit **out, struct apply_result *res, struct kerr *e)
+{
+	const struct patch *p = s->items[i].patch;
+	git_oid oid, tree_oid;
+	git_commit *c = NULL;
+	git_index *idx = NULL;
+	git_tree *tree = NULL;
+	git_signature *who = NULL;
+	int rc = -1;
+	git_merge_options mo = GIT_MERGE_OPTIONS_INIT;
+	if (git_oid_fromstr(&oid, p->id) < 0 || git_commit_lookup(&c, repo, &oid) < 0) {
+		git_err(e, p->id);
+		goto out;
+	}
+	if (git_cherrypick_commit(&idx, repo, c, parent, p->merge ? 1 : 0, &mo) < 0) {
+		kerr_set(e, "patch %zu (%s): cherry-pick failed: %s", i + 1, p->subject,
+			 gw_strerror());
+		goto out;
+	}
+	if (git_index_has_conflicts(idx)) {
+		res->failed = i + 1;
+		record_conflict(s, idx, i, res);
+		rc = 1;
+		goto out;
+	}
+	if (git_index_write_tree_to(&tree_oid, idx, repo) < 0) {
+		git_err(e, "write tree");
+		goto out;
+	}
+	if (git_oid_equal(&tree_oid, git_commit_tree_id(parent))) {
+		add_index(&res->empty, &res->nempty, i + 1);
+		git_commit_dup(out, parent);
+		rc = 0;
+		goto out;
+	}
+	git_oid new_oid;
+	const git_commit *parents[1] = { parent };
+	if (git_tree_lookup(&tree, repo, &tree_oid) < 0 || committer(repo, &who) < 0 ||
+	    git_commit_create(&new_oid, repo, NULL, git_commit_author(c), who,
+			      git_commit_message_encoding(c), git_commit_message_raw(c), tree, 1,
+			      parents) < 0 ||
+	    git_commit_lookup(out, repo, &new_oid) < 0) {
+		git_err(e, "create commit");
+		goto out;
+	}
+	res->commits = xrealloc(res->commits, (res->applied + 1) * sizeof(*res->commits));
+	res->commits[res->applied++] = xstrdup(git_oid_tostr_s(&new_oid));
+	rc = 0;
+out:
+	git_signature_free(who);
+	git_tree_free(tree);
+	git_index_free(idx);
+	git_commit_free(c);
+	return rc;
+}
+
+int apply_build(struct series *s, git_repository *repo, struct apply_result *res, struct kerr *e)
+{
+	memset(res, 0, sizeof(*res));
+	git_oid oid;
+	git_commit *cur = NULL;
+	if (git_oid_fromstr(&oid, s->st->base_id) < 0 || git_commit_lookup(&cur, repo, &oid) < 0)
+		return git_err(e, "base");
+	int rc = 0;
+	for (size_t i = 0; i < s->nitems && rc == 0; i++) {
+		if (!s->items[i].keep)
+			continue;
+		git_commit *next = NULL;
+		rc = pick(s, repo, i, cur, &next, res, e);
+		if (rc == 0) {
+			git_commit_free(cur);
+			cur = next;
+		}
+	}
+	git_oid_tostr(res->tip, sizeof(res->tip), git_commit_id(cur));
+	git_commit_free(cur);
+	return rc;
+}
+
+int apply_open_scratch(struct series *s, git_repository **out, void **backend, struct kerr *e)
+{
+	git_odb *odb = NULL;
+	git_odb_backend *mp = NULL;
+	*out = NULL;
+	if (git_repository_open(out, git_repository_path(s->st->repo)) < 0 ||
+	    git_repository_odb(&odb, *out) < 0 || git_mempack_new(&mp) < 0 ||
+	    git_odb_add_backend(odb, mp, 999) < 0) {
+		git_odb_free(odb);
+		git_repository_free(*out);
+		*out = NULL;
+		return git_err(e, "open repository");
+	}
+	git_odb_free(odb);
+	*backend = mp;
+	return 0;
+}
+
+/* Write the objects held in memory into the real repository as one pack. */
+static int persist(git_repository *scratch, git_odb_backend *mp, git_repository *repo,
+		   struct kerr *e)
+{
+	git_buf pack = GIT_BUF_INIT;
+	git_odb *odb = NULL;
+	git_odb_writepack *wp = NULL;
+	git_indexer_progress stats = { 0 };
+	int rc = -1;
+	if (git_mempack_dump(&pack, scratch, mp) < 0 || git_repository_odb(&odb, repo) < 0 ||
+	    git_odb_write_pack(&wp, odb, NULL, NULL) < 0 ||
+	    wp->append(wp, pack.ptr, pack.size, &stats) < 0 || wp->commit(wp, &stats) < 0)
+		git_err(e, "write objects");
+	else
+		rc = 0;
+	if (wp)
+		wp->free(wp);
+	git_odb_free(odb);
+	git_buf_dispose(&pack);
+	return rc;
+}
+
+/* Did klang create this branch, and has it not moved since? */
+static bool klang_owns(git_repository *repo, const char *ref, const git_oid *tip)
+{
+	git_reflog *log;
+	if (git_reflog_read(&log, repo, ref) < 0)
+		return false;
+	const git_reflog_entry *en = git_reflog_entry_byindex(log, 0); /* newest */
+	const char *msg = en ? git_reflog_entry_message(en) : NULL;
+	bool ok = msg && !strncmp(msg, APPLY_REFLOG_PREFIX, strlen(APPLY_REFLOG_PREFIX)) &&
+		  git_oid_equal(git_reflog_entry_id_new(en), tip);
+	git_reflog_free(log);
+	return ok;
+}
+
+/* Refuse what must not be touched: an invalid name, a branch klang did not
+ * create, a branch checked out. */
+static int check_branch(git_repository *repo, const char *branch, const char *ref, bool force,
+			struct kerr *e)
+{
+	int valid = 0;
+	if (git_reference_name_is_valid(&valid, ref) < 0 || !valid || branch[0] == '-')
+		return kerr_set(e, "'%s' is not a valid branch name", branch);
+	git_reference *old = NULL;
+	if (git_reference_lookup(&old, repo, ref) < 0)
+		return 0;
+	int rc = 0;
+	const git_oid *tip = git_reference_target(old);
+	if (!force)
+		rc = kerr_set(e, "branch '%s' exists; klang will not overwrite it (--force replaces "
+			      "a branch klang created)", branch);
+	else if (!tip || !klang_owns(repo, ref, tip))
+		rc = kerr_set(e, "branch '%s' exists and klang did not create it (or it moved "
+			      "since); not replaced", branch);
+	else if (git_branch_is_head(old) == 1 || git_branch_is_checked_out(old) == 1)
+		rc = kerr_set(e, "branch '%s' is checked out; not replaced", branch);
+	git_reference_free(old);
+	return rc;
+}
+
+static int create_branch(struct series *s, const char *ref, const char *tip, bool force,
+			 struct kerr *e)
+{
+	git_repository *repo = s->st->repo;
+	git_oid oid;
+	git_reference *r = NULL;
+	char cv[32];
+	char *msg = xasprintf("%s: %s + %zu of %zu patches for clang %s", APPLY_REFLOG_PREFIX,
+			      s->st->base_ref ? s->st->base_ref : s->st->base_id, s->kept,
+			      s->nitems, clangver_str(&s->clang, cv, sizeof(cv)));
+	int rc = git_oid_fromstr(&oid, tip);
+	if (rc == 0)
+		rc = git_reference_create(&r, repo, ref, &oid, force, msg);
+	if (rc < 0) {
+		free(msg);
+		return git_err(e, ref);
+	}
+	git_reference_free(r);
+	/* A bare repository keeps no reflog by default: write the mark anyway. */
+	git_reflog *log = NULL;
+	if (git_reflog_read(&log, repo, ref) == 0 && !klang_owns(repo, ref, &oid)) {
+		git_signature *who = NULL;
+		if (committer(repo, &who) == 0 && git_reflog_append(log, &oid, who, msg) == 0)
+			git_reflog_write(log);
+		git_signature_free(who);
+	}
+	git_reflog_free(log);
+	free(msg);
+	return 0;
+}
+
+int apply_series(struct series *s, const char *branch, bool force, struct apply_result *res,
+		 struct kerr *e)
+{
+	memset(res, 0, sizeof(*res));
+	if (!s->st->repo)
+		return kerr_set(e, "this stack was not read from a git repository; nothing to apply to");
+	char *ref = xasprintf("refs/heads/%s", branch);
+	git_repository *scratch = NULL;
+	void *mp = NULL;
+	int rc = check_branch(s->st->repo, branch, ref, force, e);
+	if (rc == 0)
+		rc = apply_open_scratch(s, &scratch, &mp, e);
+	if (rc == 0)
+		rc = apply_build(s, scratch, res, e);
+	if (rc == 0 && res->applied)
+		rc = persist(scratch, mp, s->st->repo, e);
+	if (rc == 0)
+		rc = create_branch(s, ref, res->tip, force, e);
+	git_repository_free(scratch);
+	free(ref);
+	return rc;
+}
+
+void apply_describe_conflict(const struct series *s, const struct apply_result *res,
+			     struct strbuf *out)
+{
+	if (!res->failed)
+		return;
+	const struct patch *p = s->items[res->failed - 1].patch;
+	sb_addf(out, "patch %zu (%s) does not apply on base + kept patches: conflict in ",
+		res->failed, p->subject);
+	for (size_t i = 0; i < res->nfiles; i++)
+		sb_addf(out, "%s%s", i ? ", " : "", res->files[i]);
+	sb_addf(out, " (commit %.12s)\n", p->id);
+	for (size_t i = 0; i < res->ndropped; i++) {
+		const struct series_item *d = &s->items[res->dropped[i] - 1];
+		sb_addf(out, "dropped patch %zu (%s) touched the same %s (commit %.12s)\n",
+			res->dropped[i], d->patch->subject,
+			d->needed_by == res->failed ? "lines" : "files", d->patch->id);
+	}
+	if (!res->ndropped)
+		sb_adds(out, "no dropped patch touched these files\n");
+}
+
+void apply_result_free(struct apply_result *res)
+{
+	for (size_t i = 0; i < res->applied; i++)
+		free(res->commits[i]);
+	free(res->commits);
+	for (size_t i = 0; i < res->nfiles; i++)
+		free(res->files[i]);
+	free(res->files);
+	free(res->dropped);
+	free(res->empty);
+	memset(res, 0, sizeof(*res));
+}
+
+char *apply_branch_name(const struct series *s)
+{
+	const char *head = s->st->head_ref ? s->st->head_ref : "HEAD";
+	if (str_startswith(head, "refs/heads/"))
+		head += strlen("refs/heads/");
+	char b[32];
+	char *name = xasprintf("klang/%s-clang-%s", strcmp(head, "HEAD") ? head : "stack",
+			       clangver_str(&s->clang, b, sizeof(b)));
+	for (char *p = name; *p; p++)
+		if (*p == '~' || *p == '^' || *p == ':' || *p == ' ' || *p == '@' || *p == '\\')
+			*p = '-';
+	return name;
+}

@@ -1,0 +1,181 @@
+/* Patch files from a series: commits built in memory (core/apply.c), each
+ * turned into a format-patch email by libgit2, written without overwriting
+ * anything. */
+#include "core/export.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/gitwrite.h"
+
+int export_format_parse(const char *s)
+{
+	if (s && !strcmp(s, "mbox"))
+		return EXPORT_MBOX;
+	if (s && !strcmp(s, "quilt"))
+		return EXPORT_QUILT;
+	return -1;
+}
+
+char *export_file_name(size_t n, const char *subject)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%04zu-", n);
+	size_t start = sb.len;
+	bool gap = false;
+	for (const char *p = subject; *p && sb.len - start < 52; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (isalnum(c) || c == '.' || c == '_') {
+			if (gap && sb.len > start)
+				sb_addc(&sb, '-');
+			gap = false;
+			sb_addc(&sb, (char)c);
+			while (c == '.' && p[1] == '.')
+				p++;
+		} else {
+			gap = true;
+		}
+	}
+	while (sb.len > start && (sb.buf[sb.len - 1] == '.' || sb.buf[sb.len - 1] == '-'))
+		sb.buf[--sb.len] = '\0';
+	sb_adds(&sb, ".patch");
+	return sb_detach(&sb);
+}
+
+/* The email of commit `id` (n of total) in format-patch form. */
+static int email(git_repository *repo, const char *id, size_t n, size_t total, git_buf *out,
+		 struct kerr *e)
+{
+	git_oid oid;
+	git_commit *c = NULL, *parent = NULL;
+	git_tree *t = NULL, *pt = NULL;
+	git_diff *diff = NULL;
+	git_email_create_options o = GIT_EMAIL_CREATE_OPTIONS_INIT;
+	int rc = -1;
+	if (git_oid_fromstr(&oid, id) == 0 && git_commit_lookup(&c, repo, &oid) == 0 &&
+	    git_commit_parent(&parent, c, 0) == 0 && git_commit_tree(&t, c) == 0 &&
+	    git_commit_tree(&pt, parent) == 0 &&
+	    git_diff_tree_to_tree(&diff, repo, pt, t, &o.diff_opts) == 0 &&
+	    git_email_create_from_diff(out, diff, n, total, &oid, git_commit_summary(c),
+				       git_commit_body(c), git_commit_author(c), &o) == 0)
+		rc = 0;
+	else
+		kerr_set(e, "format patch %zu: %s", n, gw_strerror());
+	git_diff_free(diff);
+	git_tree_free(t);
+	git_tree_free(pt);
+	git_commit_free(parent);
+	git_commit_free(c);
+	return rc;
+}
+
+static int write_new(const char *path, const char *data, size_t len, struct kerr *e)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return kerr_set(e, "%s: %s", path, strerror(errno));
+	while (len) {
+		ssize_t w = write(fd, data, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			return kerr_set(e, "%s: %s", path, strerror(errno));
+		}
+		data += w;
+		len -= (size_t)w;
+	}
+	return close(fd) < 0 ? kerr_set(e, "%s: %s", path, strerror(errno)) : 0;
+}
+
+/* Every name first, checked against the directory, then every file. */
+static int write_all(struct series *s, git_repository *repo, const struct apply_result *res,
+		     const char *dir, enum export_format fmt, char ***files, size_t *nfiles,
+		     struct kerr *e)
+{
+	size_t n = res->applied, total = n + (fmt == EXPORT_QUILT);
+	char **names = xcalloc(total + 1, sizeof(*names));
+	char **paths = xcalloc(total + 1, sizeof(*paths));
+	struct strbuf series_file = STRBUF_INIT;
+	int rc = 0;
+	for (size_t i = 0, k = 0; i < s->nitems && k < n; i++) {
+		if (!s->items[i].keep)
+			continue;
+		bool empty = false;
+		for (size_t j = 0; j < res->nempty; j++)
+			empty |= res->empty[j] == i + 1;
+		if (empty)
+			continue;
+		names[k] = export_file_name(k + 1, s->items[i].patch->subject);
+		sb_addf(&series_file, "%s\n", names[k]);
+		k++;
+	}
+	if (fmt == EXPORT_QUILT)
+		names[n] = xstrdup("series");
+	for (size_t i = 0; i < total && rc == 0; i++) {
+		paths[i] = xasprintf("%s/%s", dir, names[i]);
+		if (file_exists(paths[i]))
+			rc = kerr_set(e, "%s exists; klang will not overwrite it", paths[i]);
+	}
+	if (rc == 0 && file_exists(dir) && !is_dir(dir))
+		rc = kerr_set(e, "%s exists and is not a directory", dir);
+	if (rc == 0)
+		rc = mkdir_p(dir, e);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		git_buf mail = GIT_BUF_INIT;
+		rc = email(repo, res->commits[i], i + 1, n, &mail, e);
+		if (rc == 0) {
+			/* format-patch's signature, naming klang rather than libgit2 */
+			struct strbuf sb = STRBUF_INIT;
+			char *sig = NULL;
+			for (char *f = strstr(mail.ptr, "\n--\nlibgit2 "); f;
+			     f = strstr(f + 1, "\n--\nlibgit2 "))
+				sig = f; /* the last one: a diff line may look alike */
+			sb_add(&sb, mail.ptr, sig ? (size_t)(sig - mail.ptr) + 1 : mail.size);
+			sb_adds(&sb, "-- \nklang " KLANG_VERSION "\n\n");
+			rc = write_new(paths[i], sb.buf, sb.len, e);
+			sb_free(&sb);
+		}
+		git_buf_dispose(&mail);
+	}
+	if (rc == 0 && fmt == EXPORT_QUILT)
+		rc = write_new(paths[n], sb_str(&series_file), series_file.len, e);
+	sb_free(&series_file);
+	for (size_t i = 0; i < total; i++)
+		free(names[i]);
+	free(names);
+	if (rc == 0) {
+		*files = paths;
+		*nfiles = total;
+	} else {
+		for (size_t i = 0; i < total; i++)
+			free(paths[i]);
+		free(paths);
+	}
+	return rc;
+}
+
+int export_series(struct series *s, const char *dir, enum export_format fmt,
+		  struct apply_result *res, char ***files, size_t *nfiles, struct kerr *e)
+{
+	*files = NULL;
+	*nfiles = 0;
+	memset(res, 0, sizeof(*res));
+	if (!s->st->repo)
+		return kerr_set(e, "this stack was not read from a git repository; nothing to export");
+	git_repository *scratch;
+	void *mp;
+	if (apply_open_scratch(s, &scratch, &mp, e) < 0)
+		return -1;
+	int rc = apply_build(s, scratch, res, e);
+	if (rc == 0)
+		rc = write_all(s, scratch, res, dir, fmt, files, nfiles, e);
+	git_repository_free(scratch);
+	return rc;
+}

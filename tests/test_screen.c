@@ -1,0 +1,377 @@
+/* Screen tests of the workbench, run as tig runs its own: the real binary
+ * with KLANG_SCRIPT (keys and :save-display commands from
+ * tests/screen/NAME.script), curses drawing to /dev/null at 80x24, a pinned
+ * environment, on repositories made here with libgit2. Every saved screen
+ * is compared with tests/screen/<file>; KLANG_UPDATE_SCREENS=1 rewrites
+ * them instead. */
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gitwrite.h"
+#include "tests/helpers.h"
+
+static char *repo_dir, *empty_dir, *work_dir, *patchset_arg;
+
+static int make_repo(const char *dir)
+{
+	git_repository *r;
+	struct kerr e;
+	char id[41];
+	if (gw_init(dir, &r, &e))
+		return -1;
+	struct gw_file base[] = {
+		{ "Makefile", "CC ?= gcc\nall:\n\t$(CC) -o demo main.c\n", 0 },
+		{ "main.c", "#include <stdio.h>\n\nint main(void)\n{\n\treturn 0;\n}\n", 0 },
+		{ "arch/arm64/Kconfig", "config ARM64\n\tdef_bool y\n", 0 },
+	};
+	struct gw_commit c = { .ref = "refs/heads/main", .files = base, .nfiles = 3,
+			       .message = "Initial import\n", .time = 1600000000 };
+	if (gw_commit(r, &c, id, &e) || gw_tag(r, "v1.0", "main", &e))
+		return -1;
+	static const struct {
+		const char *path, *content, *message, *author;
+	} patches[] = {
+		{ "Makefile", "CC ?= clang\nall:\n\t$(CC) -o demo main.c\n",
+		  "UPSTREAM: kbuild: build with clang by default\n\nClang is the compiler we test.\n\n"
+		  "Signed-off-by: Nick Desaulniers <nick@example.org>\n",
+		  "Nick Desaulniers" },
+		{ "main.c", "#include <stdio.h>\n\nint main(void)\n{\n\tputs(\"hi\");\n\treturn 0;\n}\n",
+		  "BACKPORT: FROMLIST: main: say hello\n\nA greeting for the logs.\n\n"
+		  "Change-Id: I0123456789abcdef\nSigned-off-by: Jürgen Müller <jm@example.org>\n",
+		  "Jürgen Müller" },
+		{ "arch/arm64/Kconfig", "config ARM64\n\tdef_bool y\n\tselect HAVE_CLANG\n",
+		  "HACK: arm64: pretend clang is always there\n\nClang-Fixed: 15\n", "山田太郎" },
+		{ "lib/string.c", "int strlen_safe(const char *s)\n{\n\treturn s ? 1 : 0;\n}\n",
+		  "FROMGIT: lib: add strlen_safe\n", "Nathan Chancellor" },
+		{ "main.c", "#include <stdio.h>\n\nint main(void)\n{\n\treturn 0;\n}\n",
+		  "ANDROID: main: drop the greeting again\n", "Android Dev" },
+		{ "README", "Demo tree.\n", "Add a README\n", "Nick Desaulniers" },
+		{ "lib/string.c", NULL, "OBSOLETE: lib: remove strlen_safe\n", "Nathan Chancellor" },
+		{ "Makefile", "CC ?= clang\nCFLAGS += -Wall\nall:\n\t$(CC) $(CFLAGS) -o demo main.c\n",
+		  "HACK: Makefile: warn about everything\n", "Kees Cook" },
+		{ "Documentation/clang.rst", "Build with LLVM=1.\n",
+		  "WIP: docs: notes on building with clang\n", "Nick Desaulniers" },
+	};
+	for (size_t i = 0; i < sizeof(patches) / sizeof(patches[0]); i++) {
+		struct gw_file f = { patches[i].path, patches[i].content, 0 };
+		struct gw_commit pc = { .ref = "refs/heads/main", .files = &f, .nfiles = 1,
+					.message = patches[i].message, .author = patches[i].author,
+					.email = "dev@example.org",
+					.time = 1600000000 + 86400 * (int64_t)(i + 1), .tz = 120 };
+		if (gw_commit(r, &pc, id, &e))
+			return -1;
+	}
+	int rc = gw_checkout(r, "main", &e);
+	git_repository_free(r);
+	return rc;
+}
+
+static int make_empty(const char *dir)
+{
+	git_repository *r;
+	struct kerr e;
+	char id[41];
+	if (gw_init(dir, &r, &e))
+		return -1;
+	struct gw_file f = { "README", "empty\n", 0 };
+	struct gw_commit c = { .ref = "refs/heads/main", .files = &f, .nfiles = 1,
+			       .message = "Only a base\n" };
+	int rc = gw_commit(r, &c, id, &e) || gw_tag(r, "v2.0", "main", &e) ||
+		 gw_checkout(r, "main", &e);
+	git_repository_free(r);
+	return rc ? -1 : 0;
+}
+
+static int setup(void)
+{
+	gw_libinit();
+	char *top = test_tmpdir();
+	repo_dir = xasprintf("%s/linux", top);
+	empty_dir = xasprintf("%s/empty", top);
+	work_dir = top;
+	/* a patchset naming the repository and an extra tag, WIP */
+	char *ps = xasprintf("%s/wip.yaml", top);
+	char *text = xasprintf("name: wip\nrepo: %s\nbase: v1.0\nhead: main\ntags: [WIP]\n", repo_dir);
+	struct kerr e;
+	int rc = write_file_atomic(ps, text, strlen(text), &e);
+	patchset_arg = xasprintf("--patchset '%s'", ps);
+	free(text);
+	free(ps);
+	return rc || make_repo(repo_dir) || make_empty(empty_dir);
+}
+
+static int teardown(void)
+{
+	test_rmdir(work_dir);
+	free(work_dir);
+	free(repo_dir);
+	free(empty_dir);
+	free(patchset_arg);
+	return 0;
+}
+
+/* Run klang headless with a pinned environment; returns its exit status. */
+static int run_klang(const char *script, const char *repo, const char *args, const char *env,
+		     const char *outdir, char **err)
+{
+	char *repo_arg = repo ? xasprintf("--repo '%s'", repo) : xstrdup("");
+	char *cmd = xasprintf("cd '%s' && env -u NO_COLOR -u LC_ALL -u LINES -u COLUMNS "
+			      "-u KLANG_DATADIR TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
+			      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' %s '%s' %s %s",
+			      outdir, outdir, script, env ? env : "", test_klang_bin(), repo_arg,
+			      args ? args : "");
+	free(repo_arg);
+	int rc = test_run(cmd, NULL, err);
+	free(cmd);
+	return rc;
+}
+
+static char *read_or_empty(const char *path)
+{
+	struct kerr e;
+	return read_file(path, NULL, &e);
+}
+
+/* Compare (or rewrite) every file the script saved. */
+static void check_outputs(const char *name, const char *outdir)
+{
+	bool update = getenv("KLANG_UPDATE_SCREENS") && *getenv("KLANG_UPDATE_SCREENS");
+	DIR *d = opendir(outdir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	int seen = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || strncmp(de->d_name, name, strlen(name)))
+			continue;
+		char *got_path = xasprintf("%s/%s", outdir, de->d_name);
+		char *want_path = xasprintf("%s/tests/screen/%s", test_src_dir(), de->d_name);
+		char *got = read_or_empty(got_path);
+		CU_ASSERT_PTR_NOT_NULL(got);
+		if (update && got) {
+			struct kerr e;
+			CU_ASSERT_EQUAL(write_file_atomic(want_path, got, strlen(got), &e), 0);
+		} else if (got) {
+			char *want = read_or_empty(want_path);
+			if (!want || strcmp(want, got)) {
+				char *cmd = xasprintf("diff -u '%s' '%s' >&2", want_path, got_path);
+				fprintf(stderr, "\nscreen %s differs:\n", de->d_name);
+				if (system(cmd) < 0)
+					fprintf(stderr, "cannot run diff\n");
+				free(cmd);
+			}
+			CU_ASSERT_PTR_NOT_NULL(want);
+			CU_ASSERT(want && !strcmp(want, got));
+			free(want);
+		}
+		free(got);
+		free(got_path);
+		free(want_path);
+		seen++;
+	}
+	closedir(d);
+	CU_ASSERT(seen > 0);
+}
+
+/* A key file in the pinned HOME (~/.config/klang/keys). */
+static void write_keys(const char *home, const char *keys)
+{
+	struct kerr e;
+	char *dir = xasprintf("%s/.config/klang", home), *path = xasprintf("%s/keys", dir);
+	CU_ASSERT_EQUAL(mkdir_p(dir, &e), 0);
+	CU_ASSERT_EQUAL(write_file_atomic(path, keys, strlen(keys), &e), 0);
+	free(path);
+	free(dir);
+}
+
+static void run_case_keys(const char *name, const char *repo, const char *args, const char *env,
+			  const char *keys)
+{
+	char *outdir = test_tmpdir();
+	if (keys)
+		write_keys(outdir, keys);
+	char *script = xasprintf("%s/tests/screen/%s.script", test_src_dir(), name);
+	char *err = NULL;
+	int rc = run_klang(script, repo, args, env, outdir, &err);
+	if (rc != 0)
+		fprintf(stderr, "\n%s: exit %d: %s\n", name, rc, err);
+	CU_ASSERT_EQUAL(rc, 0);
+	check_outputs(name, outdir);
+	free(err);
+	free(script);
+	test_rmdir(outdir);
+	free(outdir);
+}
+
+static void run_case(const char *name, const char *repo, const char *args, const char *env)
+{
+	run_case_keys(name, repo, args, env, NULL);
+}
+
+/* Keys rebound in ~/.config/klang/keys; a bad key file is refused. */
+static void test_user_keys(void)
+{
+	run_case_keys("keys", repo_dir, NULL, NULL,
+		      "# mine\nbind stack x filter-HACK\nbind generic <C-n> move-down\n");
+	char *dir = test_tmpdir(), *err = NULL;
+	write_keys(dir, "bind stack x filter-NOPE\n");
+	CU_ASSERT_EQUAL(run_klang("/dev/null", repo_dir, NULL, NULL, dir, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "/.config/klang/keys:1: unknown action 'filter-NOPE'"));
+	free(err);
+	test_rmdir(dir);
+	free(dir);
+}
+
+static void test_stack_view(void)
+{
+	run_case("stack", repo_dir, NULL, NULL);
+}
+
+static void test_filter(void)
+{
+	run_case("filter", repo_dir, NULL, NULL);
+}
+
+static void test_patch_view(void)
+{
+	run_case("patch", repo_dir, NULL, NULL);
+}
+
+static void test_search(void)
+{
+	run_case("search", repo_dir, NULL, NULL);
+}
+
+static void test_help(void)
+{
+	run_case("help", repo_dir, NULL, NULL);
+}
+
+static void test_resize_mouse(void)
+{
+	run_case("resize", repo_dir, NULL, NULL);
+}
+
+static void test_colors(void)
+{
+	run_case("colors", repo_dir, NULL, NULL);
+	run_case("mono", repo_dir, NULL, "NO_COLOR=1");
+	run_case("projector", repo_dir, "--theme projector", NULL);
+}
+
+/* A patchset: its repository and range, its extra tag as a badge and a filter. */
+static void test_patchset(void)
+{
+	run_case("patchset", NULL, patchset_arg, NULL);
+}
+
+static void test_empty(void)
+{
+	run_case("empty", empty_dir, NULL, NULL);
+}
+
+/* A script written into dir; caller frees the path. */
+static char *write_script(const char *dir, const char *text)
+{
+	char *path = xasprintf("%s/script", dir);
+	struct kerr e;
+	CU_ASSERT_EQUAL(write_file_atomic(path, text, strlen(text), &e), 0);
+	return path;
+}
+
+/* q leaves at once: nothing after it runs. */
+static void test_quit(void)
+{
+	char *outdir = test_tmpdir();
+	char *script = write_script(outdir, "<Enter>q\nq\n:save-display after-quit\n");
+	CU_ASSERT_EQUAL(run_klang(script, repo_dir, NULL, NULL, outdir, NULL), 0);
+	char *after = xasprintf("%s/after-quit", outdir);
+	CU_ASSERT_FALSE(file_exists(after));
+	free(after);
+	free(script);
+	test_rmdir(outdir);
+	free(outdir);
+}
+
+/* SIGTERM ends a run by the signal (exit hooks run, terminal restored). */
+static void test_sigterm(void)
+{
+	char *outdir = test_tmpdir();
+	char *script = write_script(outdir, ":wait 20000\n:save-display late\n");
+	char *cmd = xasprintf("env KLANG_SCRIPT='%s' '%s' --repo '%s' & p=$!; sleep 0.3; "
+			      "kill -TERM $p; wait $p",
+			      script, test_klang_bin(), repo_dir);
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 128 + 15);
+	char *late = xasprintf("%s/late", outdir);
+	CU_ASSERT_FALSE(file_exists(late));
+	free(late);
+	free(cmd);
+	free(script);
+	test_rmdir(outdir);
+	free(outdir);
+}
+
+/* Bad input: a broken theme, a missing base, a bad script line. */
+static void test_errors(void)
+{
+	char *err = NULL, *out = NULL;
+	char *cmd = xasprintf("'%s' --repo '%s' --theme nosuchtheme", test_klang_bin(), repo_dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown theme 'nosuchtheme'"));
+	free(cmd);
+	free(err);
+	free(out);
+	cmd = xasprintf("'%s' --repo '%s' --base nosuchbase", test_klang_bin(), repo_dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "nosuchbase"));
+	free(cmd);
+	free(err);
+	free(out);
+	/* no terminal and no script: a message, not a crash */
+	cmd = xasprintf("'%s' --repo '%s'", test_klang_bin(), repo_dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "needs a terminal"));
+	free(cmd);
+	free(err);
+	free(out);
+	char *dir = test_tmpdir(), *script = xasprintf("%s/bad", dir);
+	struct kerr e;
+	/* a broken theme file given by path */
+	char *theme = xasprintf("%s/x.yaml", dir);
+	CU_ASSERT_EQUAL(write_file_atomic(theme, "elements:\n  cursor: {}\n  foo: {}\n", 32, &e), 0);
+	cmd = xasprintf("cd '%s' && '%s' --repo '%s' --theme x.yaml", dir, test_klang_bin(), repo_dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "x.yaml:3:3: unknown element 'foo'"));
+	free(cmd);
+	free(err);
+	free(out);
+	free(theme);
+	CU_ASSERT_EQUAL(write_file_atomic(script, "j\n:frobnicate\n", 14, &e), 0);
+	CU_ASSERT_EQUAL(run_klang(script, repo_dir, NULL, NULL, dir, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "bad:2: unknown command ':frobnicate'"));
+	free(err);
+	free(script);
+	test_rmdir(dir);
+	free(dir);
+}
+
+void suite_screen(void)
+{
+	CU_pSuite s = CU_add_suite("screen", setup, teardown);
+	CU_add_test(s, "stack view: counts, badges, UTF-8 authors", test_stack_view);
+	CU_add_test(s, "tag filters: keys and picker", test_filter);
+	CU_add_test(s, "patch view: split, J/K, scrolling", test_patch_view);
+	CU_add_test(s, "search with n/N", test_search);
+	CU_add_test(s, "help from the action table", test_help);
+	CU_add_test(s, "resize and mouse", test_resize_mouse);
+	CU_add_test(s, "themes: colours, NO_COLOR, projector", test_colors);
+	CU_add_test(s, "patchset with an extra tag", test_patchset);
+	CU_add_test(s, "empty stack", test_empty);
+	CU_add_test(s, "user key file", test_user_keys);
+	CU_add_test(s, "q quits", test_quit);
+	CU_add_test(s, "SIGTERM", test_sigterm);
+	CU_add_test(s, "bad input", test_errors);
+}
