@@ -326,6 +326,8 @@ static bool parse_header(const struct pack *p, uint64_t off, struct hdr *h)
 static char *inflate_at(struct objread *o, const struct pack *p, const struct hdr *h,
 			struct entry **out)
 {
+	if (h->size >= UINT32_MAX) /* zlib counts in 32 bits: leave it to libgit2 */
+		return NULL;
 	struct entry *e = entry_new(h->size);
 	if (!o->zs_ready) {
 		if (inflateInit(&o->zs) != Z_OK)

@@ -423,9 +423,16 @@ static int stats_slice(struct stack *st, size_t from, size_t to, struct kerr *e)
 	return 0;
 }
 
-static void stats_child(struct stack *st, struct stats_shared *sh, size_t w, size_t from,
-			size_t to)
+/* The workers share git's 96 MiB budget for cached objects. */
+static size_t worker_budget(size_t workers)
 {
+	return workers > 6 ? (size_t)16 << 20 : ((size_t)96 << 20) / workers;
+}
+
+static void stats_child(struct stack *st, struct stats_shared *sh, size_t w, size_t from,
+			size_t to, size_t workers)
+{
+	objread_limit(st->reader, worker_budget(workers));
 	if (stats_slice(st, from, to, &sh->err[w]) < 0) {
 		sh->failed[w] = 1;
 		_exit(1);
@@ -462,14 +469,17 @@ int stack_load_all_stats(struct stack *st, struct kerr *e)
 		if (pid == 0)
 			stats_child(st, sh, started, started * per,
 				    (started + 1) * per < st->npatches ? (started + 1) * per
-								       : st->npatches);
+								       : st->npatches,
+				    n);
 		pids[started] = pid;
 	}
 	/* slices whose child could not start are done here */
 	size_t mine = started * per < st->npatches ? started * per : st->npatches;
+	objread_limit(st->reader, worker_budget(n));
 	rc = stats_slice(st, 0, per < mine ? per : mine, e);
 	if (rc == 0)
 		rc = stats_slice(st, mine, st->npatches, e);
+	objread_limit(st->reader, worker_budget(1));
 	for (size_t w = 1; w < started; w++) {
 		int status = 0;
 		pid_t got;
