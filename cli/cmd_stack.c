@@ -33,7 +33,9 @@ static void usage(FILE *f)
 	      "a tag); 'DO-NOT-UPSTREAM: x' none; 'Revert \"HACK: x\"' is a revert, untagged.\n\n"
 	      "TSV columns: index, commit, tags (comma-joined in subject order, - if none),\n"
 	      "subject (without its tags), author, files, insertions, deletions; counted\n"
-	      "as git log --numstat counts them.\n",
+	      "as git log --numstat counts them. JSON: an array of objects with index,\n"
+	      "commit, tags, subject, title, revert, merge, author, email, date (ISO 8601),\n"
+	      "body, trailers ([{key, value}]), files, insertions, deletions.\n",
 	      f);
 }
 
