@@ -33,7 +33,9 @@ static void usage(FILE *f)
 	      "a tag); 'DO-NOT-UPSTREAM: x' none; 'Revert \"HACK: x\"' is a revert, untagged.\n\n"
 	      "TSV columns: index, commit, tags (comma-joined in subject order, - if none),\n"
 	      "subject (without its tags), author, files, insertions, deletions; counted\n"
-	      "as git log --numstat counts them.\n",
+	      "as git log --numstat counts them. JSON: an array of objects with index,\n"
+	      "commit, tags, subject, title, revert, merge, author, email, date (ISO 8601),\n"
+	      "body, trailers ([{key, value}]), files, insertions, deletions.\n",
 	      f);
 }
 
@@ -109,17 +111,38 @@ static void put_field(FILE *f, const char *s)
 	}
 }
 
+static void put_num(FILE *f, size_t n)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	do
+		*--p = (char)('0' + n % 10);
+	while (n /= 10);
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), f);
+}
+
+/* 10,000 rows are printed faster than git log prints them: no printf. */
 static void print_tsv(FILE *f, const struct stack *st)
 {
 	fputs("index\tcommit\ttags\tsubject\tauthor\tfiles\tinsertions\tdeletions\n", f);
 	for (size_t i = 0; i < st->npatches; i++) {
 		const struct patch *p = &st->patches[i];
 		char *tags = tags_or_dash(p);
-		fprintf(f, "%zu\t%s\t%s\t", p->index, p->id, tags);
+		put_num(f, p->index);
+		fputc('\t', f);
+		fputs(p->id, f);
+		fputc('\t', f);
+		put_field(f, tags);
+		fputc('\t', f);
 		put_field(f, p->title);
 		fputc('\t', f);
 		put_field(f, p->author);
-		fprintf(f, "\t%zu\t%zu\t%zu\n", p->files, p->insertions, p->deletions);
+		fputc('\t', f);
+		put_num(f, p->files);
+		fputc('\t', f);
+		put_num(f, p->insertions);
+		fputc('\t', f);
+		put_num(f, p->deletions);
+		fputc('\n', f);
 		free(tags);
 	}
 }
