@@ -1,0 +1,286 @@
+/* PCRE2 group rules: load (with positions for error messages), compile with
+ * JIT, apply to each distinct diagnostic, and collect groups for a view. */
+#include "core/group.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strmap.h"
+#include "core/ydoc.h"
+
+enum { P_FLAG, P_MESSAGE, P_FILE, P_N };
+static const char *const pat_keys[P_N] = {"flag", "message", "file"};
+
+struct rule {
+	char *name;
+	pcre2_code *re[P_N];
+};
+
+struct group_rules {
+	struct rule *r;
+	size_t n, cap;
+	pcre2_match_data *md;
+};
+
+struct group_rules *group_rules_new(void)
+{
+	return xcalloc(1, sizeof(struct group_rules));
+}
+
+void group_rules_free(struct group_rules *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->r[i].name);
+		for (int k = 0; k < P_N; k++)
+			pcre2_code_free(r->r[i].re[k]);
+	}
+	free(r->r);
+	pcre2_match_data_free(r->md);
+	free(r);
+}
+
+size_t group_rules_count(const struct group_rules *r)
+{
+	return r->n;
+}
+
+static pcre2_code *compile(const char *path, const struct ynode *n, struct kerr *e)
+{
+	int err;
+	PCRE2_SIZE off;
+	pcre2_code *re =
+	    pcre2_compile((PCRE2_SPTR)n->str, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err, &off, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(err, msg, sizeof(msg));
+		kerr_set(e, "%s:%u:%u: pattern error at offset %zu: %s", path, n->line, n->col,
+			 (size_t)off, (const char *)msg);
+		return NULL;
+	}
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
+	return re;
+}
+
+static int load_rule(void *ctx, const char *path, const struct ynode *m, struct kerr *e)
+{
+	struct group_rules *r = ctx;
+	if (m->type != Y_MAP)
+		return kerr_set(e,
+				"%s:%u:%u: expected a rule {name, flag, message, file}, found %s",
+				path, m->line, m->col, ydoc_type_name(m->type));
+	struct rule rule = {0};
+	bool any = false;
+	for (size_t i = 0; i + 1 < m->n; i += 2) {
+		const struct ynode *k = m->items[i], *v = m->items[i + 1];
+		int which = -1;
+		for (int p = 0; p < P_N; p++)
+			if (k->type == Y_SCALAR && !strcmp(k->str, pat_keys[p]))
+				which = p;
+		bool is_name = k->type == Y_SCALAR && !strcmp(k->str, "name");
+		if (which < 0 && !is_name) {
+			kerr_set(
+			    e, "%s:%u:%u: unknown key '%s' (a rule has name, flag, message, file)",
+			    path, k->line, k->col, k->type == Y_SCALAR ? k->str : "?");
+			goto fail;
+		}
+		if (v->type != Y_SCALAR) {
+			kerr_set(e, "%s:%u:%u: '%s' needs a string, found %s", path, v->line,
+				 v->col, k->str, ydoc_type_name(v->type));
+			goto fail;
+		}
+		if (is_name) {
+			free(rule.name);
+			rule.name = xstrdup(v->str);
+			continue;
+		}
+		pcre2_code_free(rule.re[which]);
+		if (!(rule.re[which] = compile(path, v, e)))
+			goto fail;
+		any = true;
+	}
+	if (!rule.name || !*rule.name) {
+		kerr_set(e, "%s:%u:%u: rule needs a 'name'", path, m->line, m->col);
+		goto fail;
+	}
+	if (!any) {
+		kerr_set(e, "%s:%u:%u: rule '%s' needs 'flag', 'message' or 'file'", path, m->line,
+			 m->col, rule.name);
+		goto fail;
+	}
+	ALLOC_GROW(r->r, r->n + 1, r->cap);
+	r->r[r->n++] = rule;
+	return 0;
+fail:
+	free(rule.name);
+	for (int p = 0; p < P_N; p++)
+		pcre2_code_free(rule.re[p]);
+	return -1;
+}
+
+int group_rules_load(struct group_rules *r, const char *path, struct kerr *e)
+{
+	return ydoc_each(path, "rules", load_rule, r, e);
+}
+
+struct group_rules *group_rules_default(const char *repo, const char *extra, struct kerr *e)
+{
+	struct group_rules *r = group_rules_new();
+	char *local = xasprintf("%s/.klang/rules.yaml", repo ? repo : ".");
+	char *shipped = data_path("rules/default.yaml");
+	int rc = 0;
+	if (extra)
+		rc = group_rules_load(r, extra, e);
+	if (!rc && file_exists(local))
+		rc = group_rules_load(r, local, e);
+	if (!rc && shipped)
+		rc = group_rules_load(r, shipped, e);
+	free(local);
+	free(shipped);
+	if (rc) {
+		group_rules_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static bool match(struct group_rules *r, pcre2_code *re, const char *s, struct strbuf *sub)
+{
+	if (!re)
+		return true;
+	if (!s)
+		s = "";
+	int rc = pcre2_match(re, (PCRE2_SPTR)s, strlen(s), 0, 0, r->md, NULL);
+	if (rc < 0)
+		return false;
+	uint32_t count, size;
+	PCRE2_SPTR table;
+	pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
+	if (!count)
+		return true;
+	pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &size);
+	pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(r->md);
+	uint32_t npairs = rc ? (uint32_t)rc : pcre2_get_ovector_count(r->md);
+	/* the name table is sorted by name; subgroups follow the pattern's order */
+	for (uint32_t g = 1; g < npairs; g++) {
+		bool named = false;
+		for (uint32_t i = 0; i < count && !named; i++) {
+			const unsigned char *ent = table + (size_t)i * size;
+			named = (uint32_t)(ent[0] << 8 | ent[1]) == g;
+		}
+		if (!named || ov[2 * g] == PCRE2_UNSET)
+			continue;
+		if (sub->len)
+			sb_addc(sub, '/');
+		sb_add(sub, s + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
+	}
+	return true;
+}
+
+void group_apply(const struct group_rules *rules, struct diag_set *s)
+{
+	struct group_rules *r = (struct group_rules *)rules;
+	if (!r->md)
+		r->md = pcre2_match_data_create(64, NULL);
+	struct strbuf sub = STRBUF_INIT;
+	for (size_t i = 0; i < diag_set_size(s); i++) {
+		struct diag *d = diag_set_get(s, i);
+		const char *fam = d->family && *d->family ? d->family : d->flag;
+		d->group = *fam ? fam : "(no flag)";
+		d->subgroup = NULL;
+		for (size_t k = 0; k < r->n; k++) {
+			const struct rule *ru = &r->r[k];
+			sb_reset(&sub);
+			bool flag_ok = match(r, ru->re[P_FLAG], d->flag, &sub);
+			if (!flag_ok && ru->re[P_FLAG] && d->family && strcmp(d->family, d->flag))
+				flag_ok = match(r, ru->re[P_FLAG], d->family, &sub);
+			if (!flag_ok || !match(r, ru->re[P_MESSAGE], d->message, &sub) ||
+			    !match(r, ru->re[P_FILE], d->loc.file, &sub))
+				continue;
+			d->group = diag_set_intern(s, ru->name, strlen(ru->name));
+			if (sub.len)
+				d->subgroup = diag_set_intern(s, sub.buf, sub.len);
+			break;
+		}
+	}
+	sb_free(&sub);
+}
+
+const char *group_label(const struct diag *d, struct strbuf *buf)
+{
+	sb_reset(buf);
+	sb_adds(buf, d->group ? d->group : "-");
+	if (d->subgroup)
+		sb_addf(buf, ":%s", d->subgroup);
+	return buf->buf;
+}
+
+static int cmp_in_group(const void *pa, const void *pb)
+{
+	const struct diag *a = *(struct diag *const *)pa, *b = *(struct diag *const *)pb;
+	int c = strcmp(a->subgroup ? a->subgroup : "", b->subgroup ? b->subgroup : "");
+	if (c)
+		return c;
+	if ((c = strcmp(a->loc.file, b->loc.file)))
+		return c;
+	return a->loc.line < b->loc.line ? -1 : a->loc.line > b->loc.line;
+}
+
+static int cmp_group(const void *pa, const void *pb)
+{
+	const struct diag_group *a = pa, *b = pb;
+	if (a->n != b->n)
+		return a->n > b->n ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+struct diag_group *group_collect(struct diag *const *diags, size_t n, size_t *ngroups)
+{
+	struct strmap idx = STRMAP_INIT;
+	struct diag_group *g = NULL;
+	size_t ng = 0, cap = 0;
+	size_t *caps = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = diags[i]->group ? diags[i]->group : "-";
+		size_t *slot = strmap_get(&idx, name);
+		size_t k;
+		if (!slot) {
+			ALLOC_GROW(g, ng + 1, cap);
+			caps = xrealloc(caps, cap * sizeof(*caps));
+			k = ng++;
+			g[k] = (struct diag_group){.name = name};
+			caps[k] = 0;
+			strmap_put(&idx, name, (void *)(uintptr_t)(k + 1));
+		} else {
+			k = (size_t)(uintptr_t)slot - 1;
+		}
+		ALLOC_GROW(g[k].diags, g[k].n + 1, caps[k]);
+		g[k].diags[g[k].n++] = diags[i];
+		g[k].occurrences += diags[i]->occurrences;
+	}
+	for (size_t k = 0; k < ng; k++) {
+		qsort(g[k].diags, g[k].n, sizeof(*g[k].diags), cmp_in_group);
+		for (size_t i = 0; i < g[k].n; i++)
+			if (!i ||
+			    strcmp(g[k].diags[i]->subgroup ? g[k].diags[i]->subgroup : "",
+				   g[k].diags[i - 1]->subgroup ? g[k].diags[i - 1]->subgroup : ""))
+				g[k].nsub++;
+	}
+	if (ng)
+		qsort(g, ng, sizeof(*g), cmp_group);
+	free(caps);
+	strmap_free(&idx);
+	*ngroups = ng;
+	return g;
+}
+
+void group_collect_free(struct diag_group *g, size_t ngroups)
+{
+	for (size_t k = 0; k < ngroups; k++)
+		free(g[k].diags);
+	free(g);
+}

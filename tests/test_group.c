@@ -1,0 +1,164 @@
+/* Tests for PCRE2 group rules (core/group.c): the shipped rules on the real
+ * arm64 logs, named captures as subgroups, first match wins, and errors
+ * that name the file, line and column. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "core/diagdiff.h"
+#include "core/group.h"
+#include "core/util.h"
+#include "tests/diagtest.h"
+#include "tests/helpers.h"
+
+static struct group_rules *rules_from(const char *dir, const char *text, struct kerr *e)
+{
+	char *path = xasprintf("%s/rules.yaml", dir);
+	CU_ASSERT_EQUAL(write_file_atomic(path, text, strlen(text), e), 0);
+	struct group_rules *r = group_rules_new();
+	if (group_rules_load(r, path, e)) {
+		group_rules_free(r);
+		r = NULL;
+	}
+	free(path);
+	return r;
+}
+
+static void test_shipped_rules(void)
+{
+	struct kerr e;
+	struct group_rules *r = group_rules_default("/nonexistent", NULL, &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_TRUE(group_rules_count(r) >= 10);
+	char *path = dt_ours("tinyconfig-W1-clang-arm64.log");
+	struct diag_set *s = dt_parse_file(path, DIAG_CC_UNKNOWN);
+	struct diag_families *f = diag_families_default("/nonexistent", NULL, &e);
+	diag_families_apply(f, s);
+	group_apply(r, s);
+	struct diag *d = dt_find(s, "include/uapi/asm-generic/unistd.h", 34, NULL);
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "syscall-table") && !d->subgroup);
+	d = dt_find(s, "kernel/sys_ni.c", 39, NULL);
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "syscall-prototypes"));
+	d = dt_find(s, "arch/arm64/kernel/sys.c", 41, NULL); /* __arm64_sys_ni_syscall */
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "syscall-prototypes"));
+	d = dt_find(s, "arch/arm64/kernel/irq.c", 122, NULL);
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "missing-prototypes") &&
+		       !strcmp(d->subgroup, "arch/arm64"));
+	d = dt_find(s, "kernel/fork.c", 1276, "'mm'");
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "kernel-doc-parameters") &&
+		       !strcmp(d->subgroup, "set_mm_exe_file"));
+	d = dt_find(s, "include/linux/sunrpc/xdr.h", 752, NULL);
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "tautological-compare"));
+	/* a view's groups: biggest first, subgroups counted */
+	struct diag **rows = xmalloc(diag_set_size(s) * sizeof(*rows));
+	for (size_t i = 0; i < diag_set_size(s); i++)
+		rows[i] = diag_set_get(s, i);
+	size_t ng;
+	struct diag_group *g = group_collect(rows, diag_set_size(s), &ng);
+	CU_ASSERT_TRUE(ng >= 4);
+	CU_ASSERT_STRING_EQUAL(g[0].name, "syscall-table");
+	for (size_t k = 1; k < ng; k++)
+		CU_ASSERT_TRUE(g[k - 1].n >= g[k].n);
+	size_t total = 0;
+	for (size_t k = 0; k < ng; k++) {
+		total += g[k].n;
+		if (!strcmp(g[k].name, "missing-prototypes"))
+			CU_ASSERT_TRUE(g[k].nsub >= 3);
+	}
+	CU_ASSERT_EQUAL(total, diag_set_size(s));
+	group_collect_free(g, ng);
+	free(rows);
+	diag_families_free(f);
+	diag_set_free(s);
+	group_rules_free(r);
+	free(path);
+}
+
+static void test_captures_and_order(void)
+{
+	char *dir = test_tmpdir();
+	struct kerr e;
+	struct group_rules *r =
+	    rules_from(dir,
+		       "- name: first\n"
+		       "  message: 'frame size \\((?<size>\\d+)\\).*in (?<fn>\\w+)'\n"
+		       "- name: never\n"
+		       "  flag: '^-Wframe'\n"
+		       "- name: by-file\n"
+		       "  file: '^(?<top>[^/]+)/'\n",
+		       &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	struct diag_set *s = dt_parse_text(
+	    "/s/kernel/a.c:1:1: warning: frame size (2048) is big in foo [-Wframe-larger-than]\n"
+	    "/s/mm/b.c:2:1: warning: other [-Wother]\n"
+	    "/s/mm/c.c:3:1: warning: frame is big [-Wframe-larger-than]\n",
+	    DIAG_CC_CLANG);
+	group_apply(r, s);
+	struct diag *d = dt_find(s, "kernel/a.c", 1, NULL);
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "first") && !strcmp(d->subgroup, "2048/foo"));
+	d = dt_find(s, "mm/b.c", 2, NULL);
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "by-file") && !strcmp(d->subgroup, "mm"));
+	d = dt_find(s, "mm/c.c", 3, NULL);
+	CU_ASSERT_TRUE(d && !strcmp(d->group, "never"));
+	struct strbuf b = STRBUF_INIT;
+	CU_ASSERT_STRING_EQUAL(group_label(dt_find(s, "kernel/a.c", 1, NULL), &b),
+			       "first:2048/foo");
+	sb_free(&b);
+	diag_set_free(s);
+	group_rules_free(r);
+	/* nothing matches: the flag family */
+	r = rules_from(dir, "- name: x\n  flag: nomatch\n", &e);
+	s = dt_parse_text("/s/kernel/a.c:1:1: warning: w [-Wunused-const-variable=]\n",
+			  DIAG_CC_GCC);
+	struct diag_families *f = diag_families_new();
+	diag_families_apply(f, s);
+	group_apply(r, s);
+	CU_ASSERT_STRING_EQUAL(diag_set_get(s, 0)->group, "-Wunused-const-variable");
+	diag_families_free(f);
+	diag_set_free(s);
+	group_rules_free(r);
+	test_rmdir(dir);
+	free(dir);
+}
+
+static void test_rule_errors(void)
+{
+	char *dir = test_tmpdir();
+	struct kerr e;
+	char *want;
+	/* the pattern's own place: line 7, column 12 (its opening quote) */
+	CU_ASSERT_PTR_NULL(rules_from(dir,
+				      "# rules\n"
+				      "- name: ok\n"
+				      "  flag: '^-W'\n"
+				      "\n"
+				      "- name: broken\n"
+				      "  flag: x\n"
+				      "  message: '(ab'\n",
+				      &e));
+	want = xasprintf(
+	    "%s/rules.yaml:7:12: pattern error at offset 3: missing closing parenthesis", dir);
+	CU_ASSERT_STRING_EQUAL(e.msg, want);
+	free(want);
+	CU_ASSERT_PTR_NULL(rules_from(dir, "- name: a\n  flags: x\n", &e));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "rules.yaml:2:3: unknown key 'flags'"));
+	CU_ASSERT_PTR_NULL(rules_from(dir, "- flag: x\n", &e));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "rules.yaml:1:3: rule needs a 'name'"));
+	CU_ASSERT_PTR_NULL(rules_from(dir, "- name: a\n", &e));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "needs 'flag', 'message' or 'file'"));
+	CU_ASSERT_PTR_NULL(rules_from(dir, "- name: [a\n", &e));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "rules.yaml:"));
+	CU_ASSERT_PTR_NULL(rules_from(dir, "name: a\n", &e));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "expected a list of rules"));
+	test_rmdir(dir);
+	free(dir);
+}
+
+void suite_group(void)
+{
+	CU_pSuite s = CU_add_suite("group", NULL, NULL);
+	CU_add_test(s, "shipped rules on arm64", test_shipped_rules);
+	CU_add_test(s, "captures and first match", test_captures_and_order);
+	CU_add_test(s, "rule errors", test_rule_errors);
+}

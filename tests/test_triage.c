@@ -1,0 +1,110 @@
+/* Tests for the triage store (core/triage.c): statuses per fingerprint in
+ * .klang/triage.yaml, kept sorted and readable, written atomically. */
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "core/triage.h"
+#include "core/util.h"
+#include "tests/diagtest.h"
+#include "tests/helpers.h"
+
+static void test_roundtrip(void)
+{
+	char *dir = test_tmpdir();
+	char *path = triage_path(dir);
+	struct kerr e;
+	char *log = dt_shared("linux-6.1/tinyconfig-W1-clang-x86.log");
+	struct diag_set *s = dt_parse_file(log, DIAG_CC_UNKNOWN);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct diag *xdr = dt_find(s, "include/linux/sunrpc/xdr.h", 752, NULL);
+	struct diag *trace = dt_find(s, "arch/x86/kernel/cpu/cacheinfo.c", 730, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(xdr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(trace);
+
+	struct triage *t = triage_new();
+	CU_ASSERT_EQUAL(triage_load(t, path, &e), 0); /* no file yet: empty */
+	triage_set(t, xdr->fingerprint, TRIAGE_FALSE_POSITIVE,
+		   "SIZE_MAX / 4 on 64-bit: \"always\" false", xdr);
+	triage_set(t, trace->fingerprint, TRIAGE_CONFIRMED, NULL, trace);
+	triage_set(t, 0x1234, TRIAGE_NEW, NULL, NULL); /* back at new, no note: not written */
+	CU_ASSERT_EQUAL(triage_save(t, path, &e), 0);
+	triage_free(t);
+
+	/* readable, sorted by file, no temporary left behind */
+	char *text = read_file(path, NULL, &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char *a = strstr(text, "file: \"arch/x86/kernel/cpu/cacheinfo.c\"");
+	char *b = strstr(text, "file: \"include/linux/sunrpc/xdr.h\"");
+	CU_ASSERT_TRUE(a && b && a < b);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "status: false-positive"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "note: \"SIZE_MAX / 4 on 64-bit: \\\"always\\\" false\""));
+	CU_ASSERT_PTR_NULL(strstr(text, "0000000000001234"));
+	free(text);
+	char *kdir = xasprintf("%s/.klang", dir);
+	DIR *dh = opendir(kdir);
+	int files = 0;
+	for (struct dirent *de; dh && (de = readdir(dh));)
+		files += de->d_name[0] != '.';
+	if (dh)
+		closedir(dh);
+	CU_ASSERT_EQUAL(files, 1);
+	free(kdir);
+
+	/* loaded back and applied to a fresh parse: the same fingerprints */
+	t = triage_new();
+	CU_ASSERT_EQUAL(triage_load(t, path, &e), 0);
+	CU_ASSERT_EQUAL(triage_count(t), 2);
+	struct diag_set *s2 = dt_parse_file(log, DIAG_CC_UNKNOWN);
+	triage_apply(t, s2);
+	struct diag *d = dt_find(s2, "include/linux/sunrpc/xdr.h", 752, NULL);
+	CU_ASSERT_EQUAL(d->status, TRIAGE_FALSE_POSITIVE);
+	CU_ASSERT_STRING_EQUAL(d->triage_note, "SIZE_MAX / 4 on 64-bit: \"always\" false");
+	CU_ASSERT_TRUE(triage_settled(d->status));
+	d = dt_find(s2, "arch/x86/kernel/cpu/cacheinfo.c", 730, NULL);
+	CU_ASSERT_EQUAL(d->status, TRIAGE_CONFIRMED);
+	CU_ASSERT_FALSE(triage_settled(d->status));
+	CU_ASSERT_EQUAL(dt_find(s2, "kernel/fork.c", 1276, NULL)->status, TRIAGE_NEW);
+	triage_free(t);
+	diag_set_free(s2);
+	diag_set_free(s);
+	free(log);
+	free(path);
+	test_rmdir(dir);
+	free(dir);
+}
+
+static void test_bad_store(void)
+{
+	char *dir = test_tmpdir();
+	char *path = xasprintf("%s/triage.yaml", dir);
+	struct kerr e;
+	const char *bad = "- fingerprint: 00000000000000aa\n  status: maybe\n";
+	CU_ASSERT_EQUAL(write_file_atomic(path, bad, strlen(bad), &e), 0);
+	struct triage *t = triage_new();
+	CU_ASSERT_EQUAL(triage_load(t, path, &e), -1);
+	char *want = xasprintf("%s:2:11: status must be one of", path);
+	CU_ASSERT_TRUE(str_startswith(e.msg, want));
+	free(want);
+	const char *badfp = "- fingerprint: xyz\n  status: new\n";
+	CU_ASSERT_EQUAL(write_file_atomic(path, badfp, strlen(badfp), &e), 0);
+	CU_ASSERT_EQUAL(triage_load(t, path, &e), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "is not 16 hex digits"));
+	CU_ASSERT_EQUAL(triage_status_parse("wontfix"), TRIAGE_WONTFIX);
+	CU_ASSERT_EQUAL(triage_status_parse("later"), -1);
+	CU_ASSERT_STRING_EQUAL(triage_status_name(TRIAGE_FALSE_POSITIVE), "false-positive");
+	triage_free(t);
+	free(path);
+	test_rmdir(dir);
+	free(dir);
+}
+
+void suite_triage(void)
+{
+	CU_pSuite s = CU_add_suite("triage", NULL, NULL);
+	CU_add_test(s, "save, load, apply", test_roundtrip);
+	CU_add_test(s, "bad store", test_bad_store);
+}
