@@ -1,10 +1,480 @@
-/* klang build: not written yet. */
+/* klang build: the cross product of arches and toolchains, built in parallel on
+ * one jobserver, with one live line per build on a terminal (plain periodic
+ * lines otherwise), a log per build and DIR/summary.json. */
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "cli/cmds.h"
+#include "core/build.h"
 #include "core/util.h"
+
+static const char usage_text[] =
+    "usage: klang build [--repo DIR] --arch LIST --toolchain LIST [--config TARGET|FILE]\n"
+    "                   [--fragment FILE|CONFIG_X=V]... [--jobs N] [--out DIR]\n"
+    "                   [--wrapper ccache|distcc|icecc] [--target GOAL] [--records DIR]\n"
+    "                   [-- MAKEVAR=VALUE ...]\n"
+    "\n"
+    "Build the kernel in DIR (default: .) for every ARCH x TOOLCHAIN, in parallel, on\n"
+    "one GNU make jobserver of N slots: all builds together never run more than N\n"
+    "jobs. Each build runs `make O=OUT/<arch>-<toolchain>`: configure, then build.\n"
+    "\n"
+    "  --arch LIST        kernel ARCH values, comma-separated: arm64,x86_64\n"
+    "  --toolchain LIST   llvm (LLVM=1), llvm-N (LLVM=-N), clang (CC=clang with GNU\n"
+    "                     binutils), clang-N, gcc (CROSS_COMPILE found for the arch),\n"
+    "                     gcc-N, or a path to a compiler\n"
+    "  --config X         a config target (defconfig, tinyconfig, allmodconfig, ...)\n"
+    "                     or a .config file (default: defconfig)\n"
+    "  --fragment F       a config fragment file or a CONFIG_X=y line, merged into\n"
+    "                     .config before `make olddefconfig` (repeatable)\n"
+    "  --jobs N           jobserver slots (default: the number of CPUs)\n"
+    "  --out DIR          where builds go (default: $XDG_CACHE_HOME/klang/builds/<tree>)\n"
+    "  --wrapper W        ccache, distcc or icecc in front of CC (HOSTCC untouched);\n"
+    "                     DISTCC_HOSTS and the icecc scheduler are yours to set\n"
+    "  --target GOAL      make goal (default: Kbuild's default, which builds vmlinux)\n"
+    "  --records DIR      previous build records, for progress totals\n"
+    "                     (default: DIR/.klang/builds)\n"
+    "  -- MAKEVAR=VALUE   passed to every make (W=1, LLVM_IAS=0, CROSS_COMPILE=...)\n"
+    "\n"
+    "Writes OUT/<arch>-<toolchain>/build.log (the complete make output) and\n"
+    "summary.json, and OUT/summary.json for all builds. Ctrl-C cancels every build\n"
+    "(SIGTERM to its process group, SIGKILL 5 s later; a second Ctrl-C kills at once).\n"
+    "Exit status: 0 all builds ok, 1 a build failed or was cancelled, 2 bad usage.\n";
+
+static volatile sig_atomic_t signals_seen;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	signals_seen++;
+}
+
+static void split_list(const char *list, char ***out, size_t *n)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		t = str_trim(t);
+		if (!*t)
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[(*n)++] = xstrdup(t);
+	}
+	free(copy);
+}
+
+static int cpu_count(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+static char *default_out(const char *repo)
+{
+	char *real = realpath(repo, NULL);
+	const char *base = real && strrchr(real, '/') ? strrchr(real, '/') + 1 : "tree";
+	const char *cache = getenv("XDG_CACHE_HOME");
+	char *out = cache && *cache ? xasprintf("%s/klang/builds/%s", cache, *base ? base : "root")
+				    : xasprintf("%s/.cache/klang/builds/%s",
+						getenv("HOME") ? getenv("HOME") : "/tmp",
+						*base ? base : "root");
+	free(real);
+	return out;
+}
+
+static void fmt_time(char *buf, size_t n, double secs)
+{
+	long s = secs < 0 ? 0 : (long)secs;
+	if (s >= 3600)
+		snprintf(buf, n, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+	else
+		snprintf(buf, n, "%ld:%02ld", s / 60, s % 60);
+}
+
+static int term_width(void)
+{
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
+		return ws.ws_col;
+	return 80;
+}
+
+/* "arm64-llvm building [======>         ]  45%   312/690  W 3   E 0    1:23 ETA 1:40  CC x.o" */
+static void live_line(struct strbuf *sb, const struct build *b, int namew)
+{
+	char el[32], eta[32] = "";
+	fmt_time(el, sizeof(el), build_elapsed(b));
+	long e = build_eta(b);
+	if (e > 0)
+		fmt_time(eta, sizeof(eta), (double)e);
+	double f = build_fraction(b);
+	char bar[19];
+	memset(bar, ' ', sizeof(bar) - 1);
+	bar[0] = '[';
+	bar[17] = ']';
+	bar[18] = '\0';
+	if (f >= 0) {
+		int fill = (int)(f * 16 + 0.5);
+		memset(bar + 1, '=', (size_t)fill);
+		if (fill > 0 && fill < 16)
+			bar[fill] = '>';
+	} else if (!build_status_done(b->status) && b->status != BUILD_QUEUED) {
+		int pos = (int)(build_now() * 8) % 26; /* indeterminate: a bouncing block */
+		pos = pos < 13 ? pos : 25 - pos;
+		memcpy(bar + 1 + pos, "<=>", 3);
+	}
+	sb_addf(sb, "%-*s %-11s %s", namew, b->name, build_status_name(b->status), bar);
+	if (f >= 0)
+		sb_addf(sb, " %3d%%", (int)(f * 100));
+	else
+		sb_adds(sb, "    ?");
+	if (b->progress.expected && !build_status_done(b->status))
+		sb_addf(sb, " %5lu/%-5lu", b->progress.objects, b->progress.expected);
+	else
+		sb_addf(sb, " %5lu obj  ", b->progress.objects);
+	sb_addf(sb, " W %-3lu E %-3lu %5s", b->warnings, b->errors, el);
+	if (*eta)
+		sb_addf(sb, " ETA %s", eta);
+	if (b->status == BUILD_BUILDING || b->status == BUILD_CONFIGURING)
+		sb_addf(sb, "  %s", b->progress.last);
+}
+
+struct view {
+	bool tty;
+	int namew, drawn;
+	double last_plain, last_draw;
+	enum build_status *seen; /* status last printed, per build */
+};
+
+static void draw(struct view *v, struct build_mgr *m, bool force)
+{
+	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
+	if (v->tty) {
+		int w = term_width() - 1;
+		if (v->drawn)
+			sb_addf(&sb, "\r\033[%dA", v->drawn);
+		for (size_t i = 0; i < m->nbuilds; i++) {
+			sb_reset(&line);
+			live_line(&line, m->builds[i], v->namew);
+			if ((int)line.len > w)
+				line.len = (size_t)w;
+			sb_addf(&sb, "\r\033[K%.*s\n", (int)line.len, sb_str(&line));
+		}
+		v->drawn = (int)m->nbuilds;
+	} else {
+		double now = build_now();
+		bool periodic = force || now - v->last_plain >= 10;
+		for (size_t i = 0; i < m->nbuilds; i++) {
+			const struct build *b = m->builds[i];
+			bool running =
+			    b->status == BUILD_CONFIGURING || b->status == BUILD_BUILDING;
+			if (b->status == v->seen[i] && !(periodic && running))
+				continue;
+			v->seen[i] = b->status;
+			char el[32];
+			fmt_time(el, sizeof(el), build_elapsed(b));
+			sb_addf(&sb, "klang: %s: %s, %lu", b->name, build_status_name(b->status),
+				b->progress.objects);
+			if (b->progress.expected && !build_status_done(b->status))
+				sb_addf(&sb, "/%lu", b->progress.expected);
+			sb_addf(&sb, " objects, %lu warnings, %lu errors, %s\n", b->warnings,
+				b->errors, el);
+		}
+		if (periodic)
+			v->last_plain = now;
+	}
+	fputs(sb_str(&sb), stdout);
+	fflush(stdout);
+	sb_free(&sb);
+	sb_free(&line);
+}
+
+static void print_tail(const char *path, int lines)
+{
+	struct kerr e;
+	size_t len;
+	char *text = read_file(path, &len, &e);
+	if (!text)
+		return;
+	const char *p = text + len;
+	while (p > text && lines >= 0)
+		if (*--p == '\n' && p + 1 != text + len)
+			lines--;
+	if (*p == '\n')
+		p++;
+	for (const char *l = p; *l;) {
+		size_t n = strcspn(l, "\n");
+		printf("    | %.*s\n", (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+	free(text);
+}
+
+static void report(const struct build_mgr *m, const char *summary)
+{
+	for (size_t i = 0; i < m->nbuilds; i++) {
+		const struct build *b = m->builds[i];
+		char code[32] = " (not started)";
+		if (b->exit_code >= 0)
+			snprintf(code, sizeof(code), " (exit %d)", b->exit_code);
+		printf("%s: %s%s, %lu objects, %lu warnings, %lu errors, %.1fs, %s\n", b->name,
+		       build_status_name(b->status), code, b->progress.objects, b->warnings,
+		       b->errors, build_elapsed(b), b->log_path);
+		if (b->error)
+			printf("    klang: %s\n", b->error);
+		if (b->status == BUILD_FAILED)
+			print_tail(b->log_path, 10);
+	}
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	printf("summary: %s\n", summary);
+	printf("cpu: klang %.2fs, builds %.2fs\n",
+	       (double)self.ru_utime.tv_sec + (double)self.ru_stime.tv_sec +
+		   (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6,
+	       (double)kids.ru_utime.tv_sec + (double)kids.ru_stime.tv_sec +
+		   (double)(kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6);
+}
+
+struct opts {
+	const char *repo, *config, *out, *wrapper, *target, *records;
+	char **arches, **toolchains;
+	size_t narch, ntc;
+	const char **fragments;
+	size_t nfrag;
+	int jobs;
+};
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+	    {"repo", required_argument, NULL, 'r'},
+	    {"arch", required_argument, NULL, 'a'},
+	    {"toolchain", required_argument, NULL, 't'},
+	    {"config", required_argument, NULL, 'c'},
+	    {"fragment", required_argument, NULL, 'f'},
+	    {"jobs", required_argument, NULL, 'j'},
+	    {"out", required_argument, NULL, 'o'},
+	    {"wrapper", required_argument, NULL, 'w'},
+	    {"target", required_argument, NULL, 'g'},
+	    {"records", required_argument, NULL, 'R'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'r':
+			o->repo = optarg;
+			break;
+		case 'a':
+			split_list(optarg, &o->arches, &o->narch);
+			break;
+		case 't':
+			split_list(optarg, &o->toolchains, &o->ntc);
+			break;
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'f':
+			o->fragments = xrealloc(o->fragments, (o->nfrag + 1) * sizeof(char *));
+			o->fragments[o->nfrag++] = optarg;
+			break;
+		case 'j':
+			o->jobs = (int)strtol(optarg, &end, 10);
+			if (*end || o->jobs < 1 || o->jobs > 4096) {
+				warnx_("build: --jobs '%s': want a number from 1 to 4096", optarg);
+				return -1;
+			}
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'w':
+			o->wrapper = optarg;
+			break;
+		case 'g':
+			o->target = optarg;
+			break;
+		case 'R':
+			o->records = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		case ':':
+			warnx_("build: %s needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			warnx_("build: unknown option '%s' (see klang build --help)",
+			       argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (!o->narch || !o->ntc) {
+		warnx_("build: --arch and --toolchain are required (see klang build --help)");
+		return -1;
+	}
+	return 0;
+}
+
+static void free_opts(struct opts *o)
+{
+	for (size_t i = 0; i < o->narch; i++)
+		free(o->arches[i]);
+	for (size_t i = 0; i < o->ntc; i++)
+		free(o->toolchains[i]);
+	free(o->arches);
+	free(o->toolchains);
+	free(o->fragments);
+}
+
+static int add_builds(struct build_mgr *m, struct opts *o, const char *out, char **vars,
+		      size_t nvars)
+{
+	struct kerr e;
+	for (size_t a = 0; a < o->narch; a++)
+		for (size_t t = 0; t < o->ntc; t++) {
+			struct build_spec s = {
+			    .srcdir = o->repo,
+			    .outroot = out,
+			    .arch = o->arches[a],
+			    .toolchain = o->toolchains[t],
+			    .config = o->config,
+			    .fragments = o->fragments,
+			    .nfragments = o->nfrag,
+			    .makevars = (const char **)vars,
+			    .nmakevars = nvars,
+			    .wrapper = o->wrapper,
+			    .target = o->target,
+			};
+			struct build *b = bmgr_add(m, &s, &e);
+			if (!b) {
+				warnx_("build: %s", e.msg);
+				return -1;
+			}
+			for (size_t i = 0; i + 1 < m->nbuilds; i++)
+				if (!strcmp(m->builds[i]->name, b->name)) {
+					warnx_("build: %s given twice", b->name);
+					return -1;
+				}
+		}
+	return 0;
+}
+
+static void run(struct build_mgr *m, struct view *v, const char *summary)
+{
+	int cancels = 0;
+	size_t finished = 0;
+	struct kerr e;
+	while (bmgr_busy(m)) {
+		if (signals_seen > cancels) {
+			if (!cancels) {
+				fprintf(stderr, "klang: cancelling (Ctrl-C again to kill now)\n");
+				v->drawn = 0; /* the live lines start again below */
+			} else
+				m->grace = 0;
+			cancels = signals_seen;
+			bmgr_cancel_all(m);
+		}
+		bmgr_step(m, v->tty ? 250 : 1000);
+		size_t done = 0;
+		for (size_t i = 0; i < m->nbuilds; i++)
+			done += build_status_done(m->builds[i]->status);
+		if (done != finished && bmgr_write_summary(m, summary, &e) < 0)
+			warnx_("build: %s", e.msg);
+		finished = done;
+		/* a terminal gets at most 8 frames a second, and one at least */
+		double now = build_now();
+		bool changed = bmgr_changed(m);
+		if (v->tty ? (changed && now - v->last_draw >= 0.125) || now - v->last_draw >= 1
+			   : changed || now - v->last_plain >= 10) {
+			draw(v, m, false);
+			v->last_draw = now;
+		}
+	}
+}
 
 int cmd_build(int argc, char **argv)
 {
-	(void)argc;
-	warnx_("%s: not implemented yet", argv[0]);
-	return EXIT_USAGE;
+	struct opts o = {.repo = "."};
+	int r = parse(argc, argv, &o);
+	if (r) {
+		free_opts(&o);
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	char **vars = argv + optind;
+	size_t nvars = (size_t)(argc - optind);
+	struct build_mgr m;
+	struct kerr e;
+	char *out = o.out ? xstrdup(o.out) : default_out(o.repo);
+	char *records = o.records ? xstrdup(o.records) : xasprintf("%s/.klang/builds", o.repo);
+	char *summary = xasprintf("%s/summary.json", out);
+	int status = EXIT_USAGE;
+	if (!is_dir(o.repo)) {
+		warnx_("build: --repo %s: not a directory", o.repo);
+		goto out;
+	}
+	if (bmgr_init(&m, o.jobs ? o.jobs : cpu_count(), &e) < 0) {
+		warnx_("build: %s", e.msg);
+		goto out;
+	}
+	bmgr_set_records_dir(&m, records);
+	if (add_builds(&m, &o, out, vars, nvars) < 0) {
+		bmgr_free(&m);
+		goto out;
+	}
+	if (mkdir_p(out, &e) < 0) {
+		warnx_("build: %s", e.msg);
+		bmgr_free(&m);
+		goto out;
+	}
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns at once */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout must not orphan the builds */
+
+	struct view v = {.tty = isatty(STDOUT_FILENO) && getenv("TERM") &&
+				strcmp(getenv("TERM"), "dumb")};
+	v.seen = xcalloc(m.nbuilds, sizeof(*v.seen));
+	for (size_t i = 0; i < m.nbuilds; i++) {
+		v.seen[i] = (enum build_status) - 1;
+		int n = (int)strlen(m.builds[i]->name);
+		v.namew = n > v.namew ? n : v.namew;
+	}
+	printf("klang: %zu build%s on %d jobs, in %s\n", m.nbuilds, m.nbuilds == 1 ? "" : "s",
+	       m.js.slots, out);
+	draw(&v, &m, true);
+	run(&m, &v, summary);
+	draw(&v, &m, true);
+	if (bmgr_write_summary(&m, summary, &e) < 0)
+		warnx_("build: %s", e.msg);
+	report(&m, summary);
+	status = EXIT_OK;
+	for (size_t i = 0; i < m.nbuilds; i++)
+		if (m.builds[i]->status != BUILD_OK)
+			status = EXIT_FOUND;
+	free(v.seen);
+	bmgr_free(&m);
+out:
+	free(summary);
+	free(records);
+	free(out);
+	free_opts(&o);
+	return status;
 }

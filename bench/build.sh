@@ -1,0 +1,61 @@
+#!/bin/sh
+# Benchmark of klang build: klang's own CPU time against the builds' CPU time,
+# and two builds sharing one jobserver against the same two one after the other.
+#
+#   bench/build.sh [TREE] [CONFIG] [JOBS] [TOOLCHAIN]
+#
+# TREE defaults to the demo tree (patchsets/demo/tree), CONFIG to defconfig,
+# JOBS to the number of CPUs, TOOLCHAIN to gcc. BENCH_WARMUP=0 skips the
+# warm-up build (for a real kernel, where one round takes minutes). Builds go to a temporary
+# directory that is removed afterwards; the tree is never written to.
+set -eu
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+klang=${KLANG:-$here/klang}
+tree=${1:-$here/patchsets/demo/tree}
+config=${2:-defconfig}
+jobs=${3:-$(nproc)}
+tc=${4:-gcc}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/klang-bench-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+[ -x "$klang" ] || { echo "bench: $klang not built (make)" >&2; exit 2; }
+
+now() { date +%s.%N; }
+
+# run NAME ARCHES: one klang build, prints wall seconds; keeps its output
+run() {
+	name=$1 arches=$2
+	rm -rf "$tmp/$name"
+	t0=$(now)
+	"$klang" build --repo "$tree" --arch "$arches" --toolchain "$tc" --config "$config" \
+		--jobs "$jobs" --out "$tmp/$name" --records "$tmp/records" >"$tmp/$name.out" 2>&1 ||
+		{ echo "bench: klang build failed, see:" >&2; cat "$tmp/$name.out" >&2; exit 1; }
+	t1=$(now)
+	echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }'
+}
+
+echo "tree $tree, config $config, toolchain $tc, $jobs jobs"
+
+# a warm-up so the page cache is the same for everyone (BENCH_WARMUP=0: skip)
+[ "${BENCH_WARMUP:-1}" = 0 ] || run warmup arm64,x86_64 >/dev/null
+
+# the order alternates (BENCH_ORDER=par-first|seq-first) so a warm cache or
+# a busier machine can be told apart from the jobserver
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+if [ "${BENCH_ORDER:-seq-first}" = par-first ]; then
+	par=$(run parallel arm64,x86_64)
+fi
+a=$(run seq-arm64 arm64)
+b=$(run seq-x86_64 x86_64)
+if [ "${BENCH_ORDER:-seq-first}" != par-first ]; then
+	par=$(run parallel arm64,x86_64)
+fi
+cpu=$(sed -n 's/^cpu: klang \([0-9.]*\)s, builds \([0-9.]*\)s$/\1 \2/p' "$tmp/parallel.out")
+seq=$(echo "$a $b" | awk '{ printf "%.1f", $1 + $2 }')
+echo "load average before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+echo "$cpu" | awk '{ printf "klang CPU %.2fs for %.1fs of build CPU (%.3f%%)\n", $1, $2, 100 * $1 / ($2 ? $2 : 1) }'
+echo "two builds on one jobserver: ${par}s wall"
+echo "the same two in sequence:    ${seq}s wall (arm64 ${a}s + x86_64 ${b}s)"
+echo "$par $seq" | awk '{ printf "speed-up: %.2fx\n", $2 / ($1 ? $1 : 1) }'

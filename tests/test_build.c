@@ -1,0 +1,231 @@
+/* Tests for core/build and klang build: real builds of a small Kbuild-like
+ * tree with gcc and clang for arm64 and x86_64, the jobserver bound counted
+ * through a compiler wrapper, failures and usage errors, all through the CLI.
+ * The process side (cancel, SIGINT, records, wrappers) is in test_buildrun.c. */
+#include <CUnit/CUnit.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "tests/buildtest.h"
+#include "tests/helpers.h"
+#include "tests/kbuild_tree.h"
+
+static json_t *summary_build(json_t *sum, const char *name)
+{
+	size_t i;
+	json_t *b;
+	json_array_foreach(json_object_get(sum, "builds"), i, b)
+	{
+		const char *n = json_string_value(json_object_get(b, "name"));
+		if (n && !strcmp(n, name))
+			return b;
+	}
+	return NULL;
+}
+
+static const char *jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+/* The demo tree (patchsets/demo/tree): Kbuild-like, recursive makes. */
+static char *demo_tree(void)
+{
+	return xasprintf("%s/patchsets/demo/tree", test_src_dir());
+}
+
+/* Four real builds of the demo tree, the cross product, on one jobserver. */
+static void test_cross_product(void)
+{
+	char *dir = test_tmpdir(), *tree = demo_tree(), *out, *err;
+	char *cmd = xasprintf("%s build --repo %s --arch arm64,x86_64 --toolchain gcc,llvm "
+			      "--config defconfig --jobs 2 --out %s/out --records %s/rec",
+			      test_klang_bin(), tree, dir, dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "klang: 4 builds on 2 jobs"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "arm64-llvm: ok (exit 0), "));
+	char *sp = xasprintf("%s/out/summary.json", dir);
+	json_t *sum = json_load_file(sp, 0, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(sum, "jobs")), 2);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(sum, "builds")), 4);
+	static const struct {
+		const char *name, *version, *var;
+		int machine;
+	} want[] = {
+	    {"arm64-gcc", "aarch64-linux-gnu-gcc", "CROSS_COMPILE=aarch64-linux-gnu-", 183},
+	    {"arm64-llvm", "clang version", "LLVM=1", 183},
+	    {"x86_64-gcc", "gcc", "ARCH=x86_64", 62},
+	    {"x86_64-llvm", "clang version", "LLVM=1", 62},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		json_t *b = summary_build(sum, want[i].name);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+		CU_ASSERT_STRING_EQUAL(jstr(b, "status"), "ok");
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "exit_code")), 0);
+		CU_ASSERT_TRUE(json_integer_value(json_object_get(b, "objects")) > 20);
+		CU_ASSERT_TRUE(json_integer_value(json_object_get(b, "warnings")) > 5);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "errors")), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(jstr(b, "compiler_version"), want[i].version));
+		CU_ASSERT_PTR_NOT_NULL(strstr(jstr(b, "command"), want[i].var));
+		CU_ASSERT_PTR_NOT_NULL(strstr(jstr(b, "command"), " defconfig && "));
+		CU_ASSERT_TRUE(json_real_value(json_object_get(b, "seconds")) > 0);
+		/* the per-build summary and the untouched log */
+		char *per = xasprintf("%s/out/%s/summary.json", dir, want[i].name);
+		CU_ASSERT_TRUE(file_exists(per));
+		free(per);
+		char *log = read_file(jstr(b, "log"), NULL, &(struct kerr){0});
+		CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "\n  CC      kernel/fork.o\n"));
+		CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "\n  LD      vmlinux\n"));
+		CU_ASSERT_PTR_NULL(log ? strstr(log, "jobserver unavailable") : NULL);
+		free(log);
+		/* a real object file for the right machine */
+		char *vmlinux = xasprintf("%s/out/%s/vmlinux", dir, want[i].name);
+		CU_ASSERT_EQUAL(buildtest_elf_machine(vmlinux), want[i].machine);
+		free(vmlinux);
+	}
+	/* the repeat command line really repeats the build */
+	json_t *b = summary_build(sum, "arm64-llvm");
+	char *again =
+	    xasprintf("rm -rf %s/out/arm64-llvm && (%s) >/dev/null 2>&1", dir, jstr(b, "command"));
+	CU_ASSERT_EQUAL(system(again), 0);
+	char *vm = xasprintf("%s/out/arm64-llvm/vmlinux", dir);
+	CU_ASSERT_EQUAL(buildtest_elf_machine(vm), 183);
+	char *state = xasprintf("%s/.klang", tree);
+	CU_ASSERT_FALSE(file_exists(state)); /* the tree is never written to */
+	free(state);
+	char *rec = xasprintf("%s/rec/arm64-gcc-defconfig.json", dir);
+	CU_ASSERT_TRUE(file_exists(rec));
+	free(rec);
+	json_decref(sum);
+	free(vm);
+	free(again);
+	free(sp);
+	free(out);
+	free(err);
+	free(cmd);
+	free(tree);
+	test_rmdir(dir);
+	free(dir);
+}
+
+/* The bound: a wrapper counts compilers running at once (under flock), in
+ * the demo tree's recursive makes. */
+static int bound_run(const char *arches, int jobs)
+{
+	char *dir = test_tmpdir(), *tree = demo_tree();
+	char *cc = buildtest_counting_cc(dir, 0.1);
+	char *cmd = xasprintf("%s build --repo %s --arch %s --toolchain %s --config defconfig "
+			      "--jobs %d --out %s/out --records %s/rec",
+			      test_klang_bin(), tree, arches, cc, jobs, dir, dir);
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
+	int max = buildtest_max_concurrency(dir);
+	free(cmd);
+	free(cc);
+	free(tree);
+	test_rmdir(dir);
+	free(dir);
+	return max;
+}
+
+static void test_jobserver_bound(void)
+{
+	int max = bound_run("x86_64,arm64", 2);
+	CU_ASSERT_TRUE(max <= 2);		    /* two builds on 2 slots */
+	CU_ASSERT_TRUE(max > 1);		    /* and they did run in parallel */
+	CU_ASSERT_EQUAL(bound_run("x86_64", 3), 3); /* one build uses every slot */
+}
+
+static void test_failure_and_warnings(void)
+{
+	char *dir = test_tmpdir(), *tree = kbuild_tree_create(dir), *out;
+	char *cmd = xasprintf("%s build --repo %s --arch x86_64 --toolchain gcc,clang "
+			      "--config tinyconfig --fragment CONFIG_WARN=y --jobs 2 --out %s/w",
+			      test_klang_bin(), tree, dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-gcc: ok (exit 0), 4 objects, 1 warnings"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-clang: ok (exit 0), 4 objects, 1 warnings"));
+	free(out);
+	free(cmd);
+	/* one build breaks, the other goes on; exit 1; the tail of the log is shown */
+	char *frag = xasprintf("%s/broken.config", dir);
+	CU_ASSERT_EQUAL(write_file_atomic(frag, "CONFIG_BROKEN=y\n", 16, &(struct kerr){0}), 0);
+	cmd = xasprintf("%s build --repo %s --arch x86_64 --toolchain gcc,llvm "
+			"--config tinyconfig --fragment %s --jobs 2 --out %s/f -- V=1",
+			test_klang_bin(), tree, frag, dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-gcc: failed (exit 2)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-llvm: failed (exit 2)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "    | "));
+	char *sp = xasprintf("%s/f/summary.json", dir);
+	json_t *sum = json_load_file(sp, 0, NULL);
+	json_t *b = summary_build(sum, "x86_64-gcc");
+	CU_ASSERT_STRING_EQUAL(jstr(b, "status"), "failed");
+	CU_ASSERT_TRUE(json_integer_value(json_object_get(b, "errors")) >= 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(jstr(b, "command"), "fragment.config >> "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(jstr(b, "command"), " V=1"));
+	json_decref(sum);
+	free(sp);
+	free(out);
+	free(cmd);
+	free(frag);
+	free(tree);
+	test_rmdir(dir);
+	free(dir);
+}
+
+static void test_usage_errors(void)
+{
+	char *dir = test_tmpdir(), *tree = kbuild_tree_create(dir);
+	static const struct {
+		const char *args, *msg;
+	} cases[] = {
+	    {"--toolchain gcc", "--arch and --toolchain are required"},
+	    {"--arch arm64 --toolchain icc", "unknown toolchain 'icc'"},
+	    {"--arch arm64 --toolchain gcc --jobs 0", "--jobs '0'"},
+	    {"--arch arm64 --toolchain gcc --config nosuch", "--config 'nosuch': no such file"},
+	    {"--arch arm64 --toolchain gcc --wrapper sccache", "--wrapper 'sccache'"},
+	    {"--arch arm64 --toolchain gcc -- notavar", "'notavar': not a make variable"},
+	    {"--arch 'arm/64' --toolchain gcc", "'arm/64': not an ARCH name"},
+	    {"--arch arm64,arm64 --toolchain gcc", "arm64-gcc given twice"},
+	    {"--arch arm64 --toolchain gcc --fragment /no/such.config", "/no/such.config"},
+	    {"--arch arm64 --toolchain gcc --bogus", "unknown option '--bogus'"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *cmd = xasprintf("%s build --repo %s --out %s/o %s", test_klang_bin(), tree,
+				      dir, cases[i].args);
+		char *err;
+		CU_ASSERT_EQUAL(test_run(cmd, NULL, &err), 2);
+		if (!strstr(err, cases[i].msg))
+			fprintf(stderr, "\n%s: %s", cases[i].args, err);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].msg));
+		free(err);
+		free(cmd);
+	}
+	char *cmd = xasprintf("%s build --repo %s/nowhere --arch x86 --toolchain gcc",
+			      test_klang_bin(), dir),
+	     *out;
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 2);
+	free(cmd);
+	cmd = xasprintf("%s build --help", test_klang_bin());
+	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: klang build"));
+	free(out);
+	free(cmd);
+	free(tree);
+	test_rmdir(dir);
+	free(dir);
+}
+
+void suite_build(void)
+{
+	CU_pSuite s = CU_add_suite("build", NULL, NULL);
+	CU_add_test(s, "arm64,x86_64 x gcc,llvm for real", test_cross_product);
+	CU_add_test(s, "jobserver bound, counted by a compiler wrapper", test_jobserver_bound);
+	CU_add_test(s, "warnings, failures, fragments", test_failure_and_warnings);
+	CU_add_test(s, "usage errors", test_usage_errors);
+}
