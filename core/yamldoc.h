@@ -10,5 +10,13 @@
 /* Load the first document of `path`; `label` names the file in messages
  * (NULL = path). The caller yaml_document_delete()s it. -1 with a message. */
 int yamldoc_load(yaml_document_t *doc, const char *path, const char *label, struct kerr *e);
+/* The same on text in memory (compiled-in defaults); `label` names it. */
+int yamldoc_load_text(yaml_document_t *doc, const char *text, size_t len, const char *label,
+		      struct kerr *e);
+/* A scalar node's text, or NULL when n is not a scalar. */
+const char *yamldoc_scalar(const yaml_node_t *n);
+/* "LABEL:LINE:COL: message" at node n; returns -1. */
+int yamldoc_error(struct kerr *e, const char *label, const yaml_node_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -1,0 +1,90 @@
+/* Writing a patch back as a git format-patch mail (the reverse of mbox.c). */
+#include "core/mbox.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static bool ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+/* RFC 2047 Q encoding of a header word when it is not plain ASCII. */
+static void add_header_text(struct strbuf *sb, const char *s)
+{
+	if (ascii(s)) {
+		sb_adds(sb, s);
+		return;
+	}
+	sb_adds(sb, "=?UTF-8?q?");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == ' ')
+			sb_addc(sb, '_');
+		else if (c >= 0x80 || c == '=' || c == '?' || c == '_' || c < 0x20)
+			sb_addf(sb, "=%02X", c);
+		else
+			sb_addc(sb, (char)c);
+	}
+	sb_adds(sb, "?=");
+}
+
+static void add_date(struct strbuf *sb, int64_t t, int tz)
+{
+	static const char *const days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	time_t local = (time_t)(t + (int64_t)tz * 60);
+	struct tm tm;
+	gmtime_r(&local, &tm);
+	int a = tz < 0 ? -tz : tz;
+	sb_addf(sb, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d", days[tm.tm_wday], tm.tm_mday,
+		months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		tz < 0 ? '-' : '+', a / 60, a % 60);
+}
+
+void mbox_format_patch(const struct patch *p, const char *diff, size_t n, size_t total,
+		       struct strbuf *out)
+{
+	const char *id = p->id[0] ? p->id : "0000000000000000000000000000000000000000";
+	sb_addf(out, "From %s Mon Sep 17 00:00:00 2001\nFrom: ", id);
+	if (p->author && *p->author && strcmp(p->author, p->author_email ? p->author_email : "")) {
+		add_header_text(out, p->author);
+		sb_addf(out, " <%s>\n", p->author_email ? p->author_email : "");
+	} else {
+		sb_addf(out, "%s\n",
+			p->author_email && *p->author_email ? p->author_email : "unknown");
+	}
+	if (p->time) {
+		sb_adds(out, "Date: ");
+		add_date(out, p->time, p->tz_offset);
+		sb_addc(out, '\n');
+	}
+	sb_adds(out, "Subject: [PATCH");
+	if (total > 1)
+		sb_addf(out, " %zu/%zu", n, total);
+	sb_adds(out, "] ");
+	add_header_text(out, p->subject);
+	sb_addc(out, '\n');
+	if (!ascii(p->body) || !ascii(p->subject) || (p->author && !ascii(p->author)))
+		sb_adds(out, "MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n"
+			     "Content-Transfer-Encoding: 8bit\n");
+	sb_addc(out, '\n');
+	for (const char *l = p->body; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		size_t q = strspn(l, ">");
+		if (len >= q + 5 && !strncmp(l + q, "From ", 5))
+			sb_addc(out, '>');
+		sb_add(out, l, len);
+		sb_addc(out, '\n');
+		l += len + (nl != NULL);
+	}
+	sb_adds(out, *p->body ? "---\n\n" : "---\n");
+	sb_adds(out, diff ? diff : "");
+	sb_adds(out, "-- \nklang " KLANG_VERSION "\n\n");
+}
