@@ -69,6 +69,7 @@ enum key_scope {
 	X(SERIES_APPLY, "series-apply", STACK, "Apply the series to a new branch")       \
 	X(SERIES_EXPORT, "series-export", STACK, "Export the series (mbox or quilt)")     \
 	X(SERIES_CLEAR, "series-clear", STACK, "Clear the manual keep/drop of the patch") \
+	X(SERIES_FIXED_IN, "series-fixed-in", STACK, "Say from which Clang on the patch is not needed") \
 	X(SERIES_PICK, "series-pick", CLANG, "Decide for this Clang and close the picker") \
 	X(SERIES_TRY, "series-try", CLANG, "Decide for this Clang, keep the picker open") \
 	X(TOGGLE, "toggle", TAGS, "Select or unselect the tag")                         \

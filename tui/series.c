@@ -1,9 +1,11 @@
 /* The series in the workbench: a keep/drop column in the stack view for the
  * target Clang (dropped patches dimmed, the reason in the status bar), a
- * summary row (kept/dropped per tag), manual overrides on Space and u, and
- * apply (A) and export (E) of the result. The Clang picker is tui/clangs.c. */
+ * summary (kept/dropped per tag), manual overrides (Space flips, f says
+ * "fixed in", u clears), and apply (A) and export (E) of the result. The
+ * Clang picker is tui/clangs.c. */
 #include "tui/series.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,6 +346,40 @@ static bool on_toggle(struct view *v, int action, void *data)
 	return true;
 }
 
+/* "Fixed in": a manual override that drops the patch from that Clang on. */
+static void fixed_in(const char *text, void *data)
+{
+	size_t i = (size_t)(uintptr_t)data;
+	struct clang_version v;
+	struct kerr e;
+	const struct series_item *it = &S.s.items[i];
+	if (!text)
+		return;
+	if (!*text && it->nhints)
+		text = it->hints[0].version;
+	if (clangver_parse(text, &v) < 0) {
+		report_error("'%s' is not a Clang version (5, 14, 14.0.6)", text);
+		return;
+	}
+	if (series_override(&S.s, i, OV_UNTIL, &v, &e) < 0)
+		report_error("%s", e.msg);
+	relayout();
+}
+
+static bool on_fixed_in(struct view *v, int action, void *data)
+{
+	(void)v, (void)action, (void)data;
+	long i = selected_item();
+	if (i < 0)
+		return true;
+	const struct series_item *it = &S.s.items[i];
+	char *label = it->nhints ? xasprintf("Fixed in Clang [%s]: ", it->hints[0].version)
+				 : xstrdup("Fixed in Clang: ");
+	prompt_open(label, fixed_in, (void *)(uintptr_t)i);
+	free(label);
+	return true;
+}
+
 static bool on_clang(struct view *v, int action, void *data)
 {
 	(void)v, (void)action, (void)data;
@@ -506,6 +542,7 @@ void series_tui_init(struct stack *st)
 	relayout();
 	action_set_handler(ACT_SERIES_TOGGLE, on_toggle, NULL);
 	action_set_handler(ACT_SERIES_CLEAR, on_toggle, NULL);
+	action_set_handler(ACT_SERIES_FIXED_IN, on_fixed_in, NULL);
 	action_set_handler(ACT_SERIES_CLANG, on_clang, NULL);
 	action_set_handler(ACT_SERIES_APPLY, on_apply, NULL);
 	action_set_handler(ACT_SERIES_EXPORT, on_export, NULL);
