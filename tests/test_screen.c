@@ -501,6 +501,39 @@ static void test_series_no_clang(void)
 	series_repo_free(&r);
 }
 
+/* A broken overrides file: klang still opens, names the file, line and
+ * column, refuses to change decisions, and leaves the file alone. */
+static void test_series_broken_store(void)
+{
+	struct series_repo r;
+	CU_ASSERT_EQUAL_FATAL(series_repo_make(&r), 0);
+	struct kerr e;
+	char *dir = xasprintf("%s/.klang", r.repo), *ov = xasprintf("%s/overrides.yaml", dir);
+	const char *broken = "overrides:\n  - commit: [\n";
+	CU_ASSERT_EQUAL(mkdir_p(dir, &e), 0);
+	CU_ASSERT_EQUAL(write_file_atomic(ov, broken, strlen(broken), &e), 0);
+	char *outdir = test_tmpdir();
+	char *script = write_script(outdir, ":resize 250x24\nj<Space>\n:save-display after\n");
+	char *args = xasprintf("--patchset '%s'", r.patchset), *env = series_env(NULL);
+	CU_ASSERT_EQUAL(run_klang(script, NULL, args, env, outdir, NULL), 0);
+	char *after = xasprintf("%s/after", outdir);
+	char *screen = read_file(after, NULL, &e), *text = read_file(ov, NULL, &e);
+	CU_ASSERT(screen && strstr(screen, "overrides.yaml:3:1: did not find expected node content"));
+	CU_ASSERT(screen && strstr(screen, " 2 -       HACK"));
+	CU_ASSERT_STRING_EQUAL(text ? text : "", broken);
+	free(text);
+	free(screen);
+	free(after);
+	free(env);
+	free(args);
+	free(script);
+	test_rmdir(outdir);
+	free(outdir);
+	free(ov);
+	free(dir);
+	series_repo_free(&r);
+}
+
 void suite_screen(void)
 {
 	CU_pSuite s = CU_add_suite("screen", setup, teardown);
@@ -521,4 +554,5 @@ void suite_screen(void)
 		    test_series_view);
 	CU_add_test(s, "series: an override survives a restart", test_series_restart);
 	CU_add_test(s, "series: no clang until one is picked", test_series_no_clang);
+	CU_add_test(s, "series: a broken overrides file", test_series_broken_store);
 }

@@ -33,8 +33,10 @@ static struct {
 
 static const struct series_item *item_of(const struct patch *p)
 {
+	if (!S.open)
+		return NULL;
 	size_t i = (size_t)(p - S.s.st->patches);
-	return S.open && i < S.s.nitems ? &S.s.items[i] : NULL;
+	return i < S.s.nitems ? &S.s.items[i] : NULL;
 }
 
 /* The column: "keep"/"drop", then '*' for a manual override, '!' for a
