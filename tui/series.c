@@ -72,6 +72,8 @@ static const char *reason(const struct patch *p, void *data)
 			sb_addf(&S.why, "  ! %s", it->warning);
 		if (it->ov)
 			sb_adds(&S.why, "  (u: back to automatic)");
+		else if (it->version_unknown)
+			sb_adds(&S.why, "  (f: say which Clang fixed it)");
 	}
 	return S.why.len ? S.why.buf : NULL;
 }
