@@ -15,6 +15,7 @@
 #include "tui/loop.h"
 #include "tui/prompt.h"
 #include "tui/script.h"
+#include "tui/series.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 #include "tui/views.h"
@@ -34,7 +35,7 @@ static void usage(FILE *f)
 	      "                   (default: mono when NO_COLOR is set or without colours)\n"
 	      "  --base REV       the base of the stack, --head REV its head\n\n"
 	      "Keys can be rebound in ~/.config/klang/keys with lines 'bind SCOPE KEY ACTION'\n"
-	      "(scopes: generic, stack, patch, tags, help, builds, warnings).\n"
+	      "(scopes: generic, stack, patch, tags, clang, help, builds, warnings).\n"
 	      "Environment: NO_COLOR, KLANG_SCRIPT=FILE runs a key script without a terminal.\n\n"
 	      "Keys (? inside shows them too):\n",
 	      f);
@@ -194,6 +195,7 @@ int tui_main(int argc, char **argv)
 	setup_theme(&o, &requested);
 	register_views();
 	stack_view_set_stack(&st);
+	series_tui_init(&st);
 	view_open(&stack_view, OPEN_FULL);
 	int sig = 0;
 	rc = EXIT_OK;
@@ -210,6 +212,8 @@ int tui_main(int argc, char **argv)
 	term_restore();
 	if (rc == EXIT_USAGE)
 		warnx_("%s", e.msg);
+	series_tui_free();
+	clang_view_free();
 	stack_view_free();
 	patch_view_free();
 	help_view_free();

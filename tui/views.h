@@ -61,8 +61,14 @@ struct stack_view_hooks {
 				void *data);
 	/* Why the selected patch is kept or dropped: shown in the status bar. */
 	const char *(*reason)(const struct patch *p, void *data);
+	/* Header rows below the tag counts (kept/dropped per tag), on the
+	 * view's background: how many a width needs, and row `row` of them.
+	 * May be NULL. */
+	int (*summary_rows)(int width, void *data);
+	void (*summary)(struct line_draw *d, int row, void *data);
 	void *data;
 };
+/* Setting them again lays the header out again (the summary changed). */
 void stack_view_set_hooks(const struct stack_view_hooks *h);
 
 /* Free what the views hold (at exit). */
