@@ -218,7 +218,7 @@ static void print_tail(const char *path, int lines)
 	free(text);
 }
 
-static void report(const struct build_mgr *m, const char *summary)
+static void report(const struct build_mgr *m, const char *summary, bool summary_written)
 {
 	for (size_t i = 0; i < m->nbuilds; i++) {
 		const struct build *b = m->builds[i];
@@ -236,7 +236,8 @@ static void report(const struct build_mgr *m, const char *summary)
 	struct rusage self, kids;
 	getrusage(RUSAGE_SELF, &self);
 	getrusage(RUSAGE_CHILDREN, &kids);
-	printf("summary: %s\n", summary);
+	if (summary_written)
+		printf("summary: %s\n", summary);
 	printf("cpu: klang %.2fs, builds %.2fs\n",
 	       (double)self.ru_utime.tv_sec + (double)self.ru_stime.tv_sec +
 		   (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6,
@@ -373,10 +374,12 @@ static int add_builds(struct build_mgr *m, struct opts *o, const char *out, char
 	return 0;
 }
 
-static void run(struct build_mgr *m, struct view *v, const char *summary)
+/* Returns whether it said that the summary could not be written. */
+static bool run(struct build_mgr *m, struct view *v, const char *summary)
 {
 	int cancels = 0;
 	size_t finished = 0;
+	bool summary_warned = false;
 	struct kerr e;
 	while (bmgr_busy(m)) {
 		if (signals_seen > cancels) {
@@ -392,8 +395,10 @@ static void run(struct build_mgr *m, struct view *v, const char *summary)
 		size_t done = 0;
 		for (size_t i = 0; i < m->nbuilds; i++)
 			done += build_status_done(m->builds[i]->status);
-		if (done != finished && bmgr_write_summary(m, summary, &e) < 0)
-			warnx_("build: %s", e.msg);
+		if (done != finished && bmgr_write_summary(m, summary, &e) < 0 && !summary_warned) {
+			warnx_("build: %s", e.msg); /* once, not per finished build */
+			summary_warned = true;
+		}
 		finished = done;
 		/* a terminal gets at most 8 frames a second, and one at least */
 		double now = build_now();
@@ -404,6 +409,7 @@ static void run(struct build_mgr *m, struct view *v, const char *summary)
 			v->last_draw = now;
 		}
 	}
+	return summary_warned;
 }
 
 int cmd_build(int argc, char **argv)
@@ -460,14 +466,16 @@ int cmd_build(int argc, char **argv)
 	printf("klang: %zu build%s on %d jobs, in %s\n", m.nbuilds, m.nbuilds == 1 ? "" : "s",
 	       m.js.slots, out);
 	draw(&v, &m, true);
-	run(&m, &v, summary);
+	bool warned = run(&m, &v, summary);
 	draw(&v, &m, true);
-	if (bmgr_write_summary(&m, summary, &e) < 0)
+	bool written = bmgr_write_summary(&m, summary, &e) == 0;
+	if (!written && !warned)
 		warnx_("build: %s", e.msg);
-	report(&m, summary);
-	status = EXIT_OK;
+	report(&m, summary, written);
+	/* a lost log or summary (a full disk) fails the run as a failed build does */
+	status = written ? EXIT_OK : EXIT_FOUND;
 	for (size_t i = 0; i < m.nbuilds; i++)
-		if (m.builds[i]->status != BUILD_OK)
+		if (m.builds[i]->status != BUILD_OK || m.builds[i]->error)
 			status = EXIT_FOUND;
 	free(v.seen);
 	bmgr_free(&m);

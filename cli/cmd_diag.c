@@ -239,10 +239,11 @@ static int annotate(const struct args *a, struct diag_set **sets, size_t nsets,
 	struct triage *tri = triage_new();
 	char *tpath = triage_path(a->repo);
 	int rc = EXIT_OK;
-	if (!rules || triage_load(tri, tpath, &e)) {
+	int loaded = rules ? triage_load(tri, tpath, &e) : -1;
+	if (loaded) /* an error, or a corrupt store moved aside */
 		warnx_("%s", e.msg);
+	if (loaded < 0)
 		rc = EXIT_USAGE;
-	}
 	for (size_t i = 0; !rc && i < nsets; i++) {
 		diag_families_apply(fam, sets[i]);
 		group_apply(rules, sets[i]);
@@ -384,8 +385,10 @@ static int cmd_triage(struct args *a)
 	struct triage *t = triage_new();
 	char *path = triage_path(a->repo);
 	int rc = EXIT_OK;
-	if (triage_load(t, path, &e)) {
+	int loaded = triage_load(t, path, &e);
+	if (loaded) /* an error, or a corrupt store moved aside */
 		warnx_("%s", e.msg);
+	if (loaded < 0) {
 		rc = EXIT_USAGE;
 	} else if (a->list) {
 		size_t n = 0;
@@ -417,10 +420,11 @@ static int cmd_triage(struct args *a)
 				rc = bad("fingerprint %s is in none of the --from logs", a->pos[0]);
 			if (!rc) {
 				triage_set(t, fp, st, a->note, found);
-				if (triage_save(t, path, &e)) {
+				int saved = triage_save(t, path, &e);
+				if (saved)
 					warnx_("%s", e.msg);
+				if (saved < 0)
 					rc = EXIT_USAGE;
-				}
 			}
 			diag_set_free(s);
 		}

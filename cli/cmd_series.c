@@ -168,10 +168,10 @@ static int set_override(struct series *s, const char *spec)
 		warnx_("series: --override: no single patch '%s' (index, commit or Change-Id)", ref);
 	else if (k == OV_UNTIL && (strncmp(what, "until:", 6) || clangver_parse(what + 6, &until) < 0))
 		warnx_("series: --override: '%s' is not keep, drop, clear or until:V", what);
-	else if (series_override(s, (size_t)i, k, &until, &e) < 0)
+	else if ((rc = series_override(s, (size_t)i, k, &until, &e)) != 0)
 		warnx_("series: %s", e.msg);
-	else
-		rc = 0;
+	if (rc > 0)
+		rc = 0; /* a corrupt store was moved aside; the override is saved */
 	free(ref);
 	return rc;
 }
@@ -278,10 +278,11 @@ int cmd_series(int argc, char **argv)
 		goto out_ps;
 	if (open_stack(&a, have_ps ? &ps : NULL, &st) < 0)
 		goto out_ps;
-	if (series_open(&s, &st, have_ps ? &ps : NULL, &e) < 0) {
+	int opened = series_open(&s, &st, have_ps ? &ps : NULL, &e);
+	if (opened) /* an error, or a corrupt overrides file moved aside */
 		warnx_("series: %s", e.msg);
+	if (opened < 0)
 		goto out_stack;
-	}
 	series_decide(&s, &clang);
 	rc = EXIT_OK;
 	for (size_t i = 0; i < a.noverrides && rc == EXIT_OK; i++)
@@ -296,6 +297,10 @@ int cmd_series(int argc, char **argv)
 			rc = do_apply(&s, &a);
 		if (rc == EXIT_OK && a.export_dir)
 			rc = do_export(&s, &a);
+		if (fflush(stdout) != 0 || ferror(stdout)) { /* a full disk, a closed pipe */
+			warnx_("series: cannot write the output");
+			rc = rc == EXIT_OK ? EXIT_FOUND : rc;
+		}
 	}
 	series_free(&s);
 out_stack:

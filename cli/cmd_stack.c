@@ -101,14 +101,10 @@ static char *tags_or_dash(const struct patch *p)
 /* A TSV field: tabs and line breaks become spaces. */
 static void put_field(FILE *f, const char *s)
 {
-	for (;;) {
-		size_t n = strcspn(s, "\t\n\r");
-		fwrite(s, 1, n, f);
-		if (!s[n])
-			break;
-		fputc(' ', f);
-		s += n + 1;
-	}
+	/* tabs and newlines would break the columns, and a subject's escape
+	 * sequences would reach the user's terminal: each becomes a space */
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
 static void put_num(FILE *f, size_t n)
@@ -311,8 +307,12 @@ int cmd_stack(int argc, char **argv)
 		print_json(stdout, &st);
 	else
 		print_text(stdout, &st);
+	if (st.npatches == 0 && fmt == FMT_TEXT)
+		warnx_("stack: no patches in %s..%s%s", st.base_ref, st.head_ref,
+		       mask ? " with those tags" : "");
 	stack_free(&st);
-	if (fflush(stdout) != 0) {
+	/* an earlier flush may have failed already (a full disk): ferror */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warnx_("stack: cannot write the output");
 		return EXIT_FOUND;
 	}

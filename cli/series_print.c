@@ -17,8 +17,8 @@ int series_format_parse(const char *s, enum series_format *out)
 /* A TSV or text field on one line. */
 static void put_flat(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+	for (; s && *s; s++) /* control bytes (an escape sequence) never reach the terminal */
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
 static const char *override_name(const struct override *o, char *buf, size_t len)

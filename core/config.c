@@ -373,6 +373,13 @@ static void add_scalar(struct strbuf *sb, const char *s)
 		     isdigit((unsigned char)s[0]) || s[strlen(s) ? strlen(s) - 1 : 0] == ' ';
 	for (size_t i = 0; i < ARRAY_SIZE(special) && !quote; i++)
 		quote = !strcasecmp(s, special[i]);
+	bool ctl = false; /* a newline or tab folds in plain and single quotes */
+	for (const char *p = s; *p && !ctl; p++)
+		ctl = (unsigned char)*p < 0x20 || *p == 0x7f;
+	if (ctl) {
+		yamldoc_add_quoted(sb, s);
+		return;
+	}
 	if (!quote) {
 		sb_adds(sb, s);
 		return;

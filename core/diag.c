@@ -174,8 +174,9 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	p->msg = pb_text(&p->pb, l->msg, l->msglen);
 	if (flag)
 		p->flag = pb_add(&p->pb, flag, flaglen);
+	take_includes(p, p->pb.buf + p->spell.file, l->pathlen, true);
+	/* after take_includes: it adds to pb, which may move */
 	const char *file = p->pb.buf + p->spell.file;
-	take_includes(p, file, l->pathlen, true);
 	if (p->nincs)
 		p->tu = p->incs[0].file;
 	else if (l->line && p->sticky_file.len && !strcmp(p->sticky_file.buf, file))

@@ -210,6 +210,19 @@ static void read_git_line_paths(const char *s, size_t n, struct file *f)
 					  : xstrndup(s + used + 1, n - used - 1);
 		return;
 	}
+	/* only the new name needed quotes: a/x "b/y\t" (as add_path writes it) */
+	for (const char *q = s; n && s[n - 1] == '"' && q + 2 < s + n; q++) {
+		if (q[0] != ' ' || q[1] != '"')
+			continue;
+		size_t rest = n - (size_t)(q + 1 - s);
+		char *np = unquote(q + 1, rest, &used);
+		if (used == rest) {
+			f->old_path = xstrndup(s, (size_t)(q - s));
+			f->new_path = np;
+			return;
+		}
+		free(np);
+	}
 	/* the same name twice: "a/NAME b/NAME" */
 	if (n % 2 == 1 && s[n / 2] == ' ') {
 		const char *a = strchr(s, '/'), *b = memchr(s + n / 2 + 1, '/', n / 2);

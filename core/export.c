@@ -1,11 +1,9 @@
 /* Patch files from a series: commits built in memory (core/apply.c), each
- * turned into a format-patch email by libgit2, written without overwriting
- * anything. */
+ * turned into a format-patch email by libgit2, each written atomically
+ * without overwriting anything; on failure (a full disk) none is left. */
 #include "core/export.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/gitwrite.h"
+#include "core/lockfile.h"
 
 int export_format_parse(const char *s)
 {
@@ -75,25 +74,6 @@ static int email(git_repository *repo, const char *id, size_t n, size_t total, g
 	return rc;
 }
 
-static int write_new(const char *path, const char *data, size_t len, struct kerr *e)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0)
-		return kerr_set(e, "%s: %s", path, strerror(errno));
-	while (len) {
-		ssize_t w = write(fd, data, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			close(fd);
-			return kerr_set(e, "%s: %s", path, strerror(errno));
-		}
-		data += w;
-		len -= (size_t)w;
-	}
-	return close(fd) < 0 ? kerr_set(e, "%s: %s", path, strerror(errno)) : 0;
-}
-
 /* Every name first, checked against the directory, then every file. */
 static int write_all(struct series *s, git_repository *repo, const struct apply_result *res,
 		     const char *dir, enum export_format fmt, char ***files, size_t *nfiles,
@@ -103,6 +83,7 @@ static int write_all(struct series *s, git_repository *repo, const struct apply_
 	char **names = xcalloc(total + 1, sizeof(*names));
 	char **paths = xcalloc(total + 1, sizeof(*paths));
 	struct strbuf series_file = STRBUF_INIT;
+	size_t written = 0;
 	int rc = 0;
 	for (size_t i = 0, k = 0; i < s->nitems && k < n; i++) {
 		if (!s->items[i].keep)
@@ -125,6 +106,7 @@ static int write_all(struct series *s, git_repository *repo, const struct apply_
 	}
 	if (rc == 0 && file_exists(dir) && !is_dir(dir))
 		rc = kerr_set(e, "%s exists and is not a directory", dir);
+	bool made_dir = rc == 0 && !is_dir(dir);
 	if (rc == 0)
 		rc = mkdir_p(dir, e);
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -139,13 +121,14 @@ static int write_all(struct series *s, git_repository *repo, const struct apply_
 				sig = f; /* the last one: a diff line may look alike */
 			sb_add(&sb, mail.ptr, sig ? (size_t)(sig - mail.ptr) + 1 : mail.size);
 			sb_adds(&sb, "-- \nklang " KLANG_VERSION "\n\n");
-			rc = write_new(paths[i], sb.buf, sb.len, e);
+			rc = write_file_new(paths[i], sb.buf, sb.len, e);
+			written += rc == 0;
 			sb_free(&sb);
 		}
 		git_buf_dispose(&mail);
 	}
 	if (rc == 0 && fmt == EXPORT_QUILT)
-		rc = write_new(paths[n], sb_str(&series_file), series_file.len, e);
+		rc = write_file_new(paths[n], sb_str(&series_file), series_file.len, e);
 	sb_free(&series_file);
 	for (size_t i = 0; i < total; i++)
 		free(names[i]);
@@ -154,8 +137,13 @@ static int write_all(struct series *s, git_repository *repo, const struct apply_
 		*files = paths;
 		*nfiles = total;
 	} else {
-		for (size_t i = 0; i < total; i++)
+		for (size_t i = 0; i < total; i++) {
+			if (i < written) /* all or nothing: a full disk leaves no half series */
+				unlink(paths[i]);
 			free(paths[i]);
+		}
+		if (made_dir)
+			rmdir(dir);
 		free(paths);
 	}
 	return rc;

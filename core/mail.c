@@ -330,13 +330,13 @@ static char *trim_dup(const char *s, size_t n)
 void mail_parse_address(const char *s, char **name, char **email)
 {
 	const char *lt = strrchr(s, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-	if (lt && gt) {
-		*email = trim_dup(lt + 1, (size_t)(gt - lt - 1));
+	if (lt) { /* "Name <email>", also cut short ("Name <email"): never an email with '<' */
+		*email = trim_dup(lt + 1, gt ? (size_t)(gt - lt - 1) : strlen(lt + 1));
 		*name = trim_dup(s, (size_t)(lt - s));
 	} else {
 		const char *paren = strchr(s, '(');
 		const char *close = paren ? strrchr(paren, ')') : NULL;
-		if (paren && close) {
+		if (paren && close && !memchr(s, '>', (size_t)(paren - s))) {
 			*email = trim_dup(s, (size_t)(paren - s));
 			*name = trim_dup(paren + 1, (size_t)(close - paren - 1));
 		} else {

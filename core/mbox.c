@@ -104,7 +104,9 @@ static char *unquote_from(const char *s, size_t len)
 	struct strbuf sb = STRBUF_INIT;
 	const char *end = s + len;
 	for (const char *p = s; p < end; p = next_line(p, end)) {
-		size_t n = line_len(p, end), q = strspn(p, ">");
+		size_t n = line_len(p, end), q = 0;
+		while (q < n && p[q] == '>') /* not strspn: the text need not end in NUL */
+			q++;
 		bool quoted = q && q < n && n - q >= 5 && !strncmp(p + q, "From ", 5);
 		sb_add(&sb, p + quoted, (size_t)(next_line(p, end) - p) - quoted);
 	}

@@ -189,7 +189,8 @@ void patch_parse_message(struct patch *p, const char *message, const char *const
 		end--;
 	p->body = end > i ? xstrndup(v[i].s, (size_t)(v[end - 1].s + v[end - 1].len - v[i].s))
 			  : xstrdup("");
-	parse_trailers(p, v + i, end - i);
+	if (end > i) /* v is NULL for an empty message */
+		parse_trailers(p, v + i, end - i);
 	set_tags(p, extra, nextra);
 	free(v);
 }

@@ -12,6 +12,8 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include "core/yamldoc.h"
+
 struct loader {
 	yaml_document_t doc;
 	const char *path;
@@ -239,6 +241,8 @@ static int load_top(struct loader *l, yaml_node_t *root, struct patchset *ps)
 				continue; /* "rules:" with nothing */
 			if (v->type != YAML_SEQUENCE_NODE)
 				return err_at(l, v, "'rules' must be a list");
+			if (ps->rules) /* a second list would silently replace the first */
+				return err_at(l, k, "'rules' is given twice");
 			size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 			ps->rules = xcalloc(n, sizeof(*ps->rules));
 			for (size_t i = 0; i < n && rc == 0; i++) {
@@ -269,9 +273,7 @@ int patchset_load(struct patchset *ps, const char *path, struct kerr *e)
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	int rc;
 	if (!yaml_parser_load(&parser, &l.doc)) {
-		rc = kerr_set(e, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
-			      parser.problem_mark.column + 1,
-			      parser.problem ? parser.problem : "malformed YAML");
+		rc = yamldoc_parse_error(e, path, &parser, text, len);
 		yaml_parser_delete(&parser);
 		free(text);
 		return rc;

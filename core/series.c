@@ -223,16 +223,10 @@ int series_open(struct series *s, struct stack *st, const struct patchset *ps, s
 		s->items[i].patch = &st->patches[i];
 	if (st->repo_path)
 		s->ov_path = xasprintf("%s/.klang/overrides.yaml", st->repo_path);
-	if (overrides_load(s, e) < 0) {
+	int rc = overrides_load(s, e);
+	if (rc < 0)
 		series_free(s);
-		return -1;
-	}
-	return 0;
-}
-
-static struct override *store_find(struct series *s, const struct patch *p)
-{
-	return (struct override *)overrides_lookup(s, p);
+	return rc;
 }
 
 int series_override(struct series *s, size_t i, enum override_kind kind,
@@ -240,38 +234,10 @@ int series_override(struct series *s, size_t i, enum override_kind kind,
 {
 	if (i >= s->nitems)
 		return kerr_set(e, "no patch %zu (the series has %zu)", i + 1, s->nitems);
-	const struct patch *p = s->items[i].patch;
-	struct override *o = store_find(s, p);
-	if (kind == OV_NONE) {
-		while (o) { /* drop every entry that names this patch */
-			size_t k = (size_t)(o - s->ovs);
-			free(o->commit);
-			free(o->change_id);
-			free(o->subject);
-			memmove(o, o + 1, (s->novs - k - 1) * sizeof(*o));
-			s->novs--;
-			o = store_find(s, p);
-		}
-	} else {
-		if (!o) {
-			s->ovs = xrealloc(s->ovs, (s->novs + 1) * sizeof(*s->ovs));
-			o = &s->ovs[s->novs++];
-			memset(o, 0, sizeof(*o));
-		}
-		free(o->commit);
-		free(o->subject);
-		o->commit = xstrdup(p->id);
-		o->subject = xstrdup(p->subject ? p->subject : "");
-		const char *cid = patch_trailer(p, "Change-Id");
-		if (cid && !o->change_id)
-			o->change_id = xstrdup(cid);
-		o->kind = kind;
-		if (kind == OV_UNTIL)
-			o->until = *until;
-	}
+	int rc = overrides_set(s, s->items[i].patch, kind, until, e);
 	if (s->decided)
-		series_decide(s, &s->clang);
-	return overrides_save(s, e);
+		series_decide(s, &s->clang); /* the store may hold other instances' changes too */
+	return rc;
 }
 
 int series_toggle(struct series *s, size_t i, struct kerr *e)

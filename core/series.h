@@ -79,14 +79,16 @@ struct series {
 	void *hunks;                /* per-patch changed lines, loaded on demand */
 };
 
-/* Prepare a series over a loaded stack and load its overrides. -1 with
- * "FILE:LINE:COL: ..." when the overrides file is broken. */
+/* Prepare a series over a loaded stack and load its overrides. -1 with a
+ * message when the overrides file cannot be read; 1 when it was corrupt and
+ * moved aside (e says "FILE:LINE:COL: ...; moved aside to FILE.corrupt"). */
 int series_open(struct series *s, struct stack *st, const struct patchset *ps, struct kerr *e);
 /* Decide every patch for `clang` (again, after a change of version or of an
  * override), then look for dropped patches that kept patches need. */
 void series_decide(struct series *s, const struct clang_version *clang);
 /* Set (OV_KEEP, OV_DROP, OV_UNTIL with `until`) or clear (OV_NONE) the manual
- * override of item i (0-based), save the store atomically, decide again. */
+ * override of item i (0-based), merge it into the store as another klang may
+ * have left it (locked, atomic), decide again. Returns as series_open(). */
 int series_override(struct series *s, size_t i, enum override_kind kind,
 		    const struct clang_version *until, struct kerr *e);
 /* Flip item i's decision by hand; flipping back to the automatic decision
@@ -118,7 +120,8 @@ void series_free(struct series *s);
  * store, and the dependency check. */
 void series_find_hints(const char *text, struct version_hint **out, size_t *n);
 int overrides_load(struct series *s, struct kerr *e);
-int overrides_save(const struct series *s, struct kerr *e);
+int overrides_set(struct series *s, const struct patch *p, enum override_kind kind,
+		  const struct clang_version *until, struct kerr *e);
 const struct override *overrides_lookup(const struct series *s, const struct patch *p);
 void series_check_needs(struct series *s);
 void series_hunks_free(struct series *s);

@@ -6,14 +6,19 @@
  *       subject: "HACK: arm64: ..."
  *       decision: drop             # keep | drop, or: until_clang: 5
  *
- * A patch matches an entry by Change-Id first, else by commit id. Written
- * atomically (temporary file + rename). */
+ * A patch matches an entry by Change-Id first, else by commit id. Each
+ * change is merged into the file as it is now, under .klang/overrides.lock,
+ * and written atomically (core/lockfile.h): two klang instances keep each
+ * other's decisions. A corrupt file is moved aside as overrides.yaml.corrupt. */
 #include "core/series.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+
+#include "core/lockfile.h"
+#include "core/yamldoc.h"
 
 static int node_err(const char *path, const yaml_node_t *n, const char *what, struct kerr *e)
 {
@@ -69,26 +74,39 @@ static void free_entry(struct override *o)
 	free(o->subject);
 }
 
-int overrides_load(struct series *s, struct kerr *e)
+/* A list of overrides: the store as read from the file. */
+struct ov_list {
+	struct override *v;
+	size_t n;
+};
+
+static void list_free(struct ov_list *l)
 {
-	if (!s->ov_path || !file_exists(s->ov_path))
-		return 0;
-	size_t len;
-	char *text = read_file(s->ov_path, &len, e);
+	for (size_t i = 0; i < l->n; i++)
+		free_entry(&l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+/* Parse the file's text into `l` (empty for NULL text). Any error makes the
+ * file corrupt: state_load/state_update move it aside. */
+static int parse_list(void *data, const char *path, const char *text, size_t len, struct kerr *e)
+{
+	struct ov_list *l = data;
+	l->v = NULL;
+	l->n = 0;
 	if (!text)
-		return -1;
+		return 0;
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	int rc = 0;
 	if (!yaml_parser_load(&parser, &doc)) {
-		rc = kerr_set(e, "%s:%zu:%zu: %s", s->ov_path, parser.problem_mark.line + 1,
-			      parser.problem_mark.column + 1,
-			      parser.problem ? parser.problem : "malformed YAML");
+		yamldoc_parse_error(e, path, &parser, text, len);
 		yaml_parser_delete(&parser);
-		free(text);
-		return rc;
+		return STATE_CORRUPT;
 	}
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	yaml_node_t *list = NULL;
@@ -103,88 +121,160 @@ int overrides_load(struct series *s, struct kerr *e)
 	}
 	if (root && (!list || (list->type != YAML_SEQUENCE_NODE &&
 			       !(list->type == YAML_SCALAR_NODE && !list->data.scalar.length))))
-		rc = node_err(s->ov_path, list ? list : root, "expected 'overrides:' with a list", e);
+		rc = node_err(path, list ? list : root, "expected 'overrides:' with a list", e);
 	for (yaml_node_item_t *i = list && list->type == YAML_SEQUENCE_NODE
 					   ? list->data.sequence.items.start
 					   : NULL;
 	     rc == 0 && i && i < list->data.sequence.items.top; i++) {
 		struct override o;
-		rc = load_entry(&doc, yaml_document_get_node(&doc, *i), s->ov_path, &o, e);
+		rc = load_entry(&doc, yaml_document_get_node(&doc, *i), path, &o, e);
 		if (rc < 0) {
 			free_entry(&o);
 			break;
 		}
-		s->ovs = xrealloc(s->ovs, (s->novs + 1) * sizeof(*s->ovs));
-		s->ovs[s->novs++] = o;
+		l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+		l->v[l->n++] = o;
 	}
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	free(text);
-	return rc;
-}
-
-/* A YAML double-quoted scalar. */
-static void add_quoted(struct strbuf *sb, const char *s)
-{
-	sb_addc(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			sb_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			sb_addf(sb, "\\x%02x", c);
-		else
-			sb_addc(sb, (char)c);
+	if (rc < 0) {
+		list_free(l);
+		return STATE_CORRUPT;
 	}
-	sb_addc(sb, '"');
+	return 0;
 }
 
-int overrides_save(const struct series *s, struct kerr *e)
+int overrides_load(struct series *s, struct kerr *e)
 {
 	if (!s->ov_path)
 		return 0;
-	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, "# klang manual overrides: keep/drop per patch, matched by Change-Id,\n"
-		     "# else by commit id. Written by klang; safe to edit.\n"
-		     "overrides:\n");
-	for (size_t i = 0; i < s->novs; i++) {
-		const struct override *o = &s->ovs[i];
+	struct ov_list l = { NULL, 0 };
+	int rc = state_load(s->ov_path, parse_list, &l, e);
+	s->ovs = l.v;
+	s->novs = l.n;
+	return rc;
+}
+
+static void serialise(const struct ov_list *l, struct strbuf *sb)
+{
+	sb_adds(sb, "# klang manual overrides: keep/drop per patch, matched by Change-Id,\n"
+		    "# else by commit id. Written by klang; safe to edit.\n"
+		    "overrides:\n");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct override *o = &l->v[i];
 		char b[32];
-		sb_adds(&sb, "  - ");
+		sb_adds(sb, "  - ");
 		if (o->commit)
-			sb_addf(&sb, "commit: %s\n    ", o->commit);
+			sb_addf(sb, "commit: %s\n    ", o->commit);
 		if (o->change_id) {
-			sb_adds(&sb, "change_id: ");
-			add_quoted(&sb, o->change_id);
-			sb_adds(&sb, "\n    ");
+			sb_adds(sb, "change_id: ");
+			yamldoc_add_quoted(sb, o->change_id);
+			sb_adds(sb, "\n    ");
 		}
 		if (o->subject) {
-			sb_adds(&sb, "subject: ");
-			add_quoted(&sb, o->subject);
-			sb_adds(&sb, "\n    ");
+			sb_adds(sb, "subject: ");
+			yamldoc_add_quoted(sb, o->subject);
+			sb_adds(sb, "\n    ");
 		}
 		if (o->kind == OV_UNTIL)
-			sb_addf(&sb, "until_clang: \"%s\"\n", clangver_str_short(&o->until, b, sizeof(b)));
+			sb_addf(sb, "until_clang: \"%s\"\n", clangver_str_short(&o->until, b, sizeof(b)));
 		else
-			sb_addf(&sb, "decision: %s\n", o->kind == OV_KEEP ? "keep" : "drop");
+			sb_addf(sb, "decision: %s\n", o->kind == OV_KEEP ? "keep" : "drop");
 	}
-	char *dir = xstrndup(s->ov_path, (size_t)(strrchr(s->ov_path, '/') - s->ov_path));
-	int rc = mkdir_p(dir, e);
-	if (rc == 0)
-		rc = write_file_atomic(s->ov_path, sb.buf, sb.len, e);
-	free(dir);
-	sb_free(&sb);
+}
+
+/* The entry of `l` that names patch p: by Change-Id first, else by commit. */
+static struct override *list_find(const struct ov_list *l, const struct patch *p)
+{
+	const char *cid = patch_trailer(p, "Change-Id");
+	for (size_t i = 0; cid && i < l->n; i++)
+		if (l->v[i].change_id && !strcmp(l->v[i].change_id, cid))
+			return &l->v[i];
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].commit && !strcasecmp(l->v[i].commit, p->id))
+			return &l->v[i];
+	return NULL;
+}
+
+/* One manual decision, applied to whatever list is current. */
+struct ov_change {
+	const struct patch *p;
+	enum override_kind kind;
+	struct clang_version until;
+	struct ov_list merged;
+};
+
+static void apply_change(struct ov_list *l, const struct ov_change *c)
+{
+	const struct patch *p = c->p;
+	struct override *o = list_find(l, p);
+	if (c->kind == OV_NONE) {
+		while (o) { /* drop every entry that names this patch */
+			size_t k = (size_t)(o - l->v);
+			free_entry(o);
+			memmove(o, o + 1, (l->n - k - 1) * sizeof(*o));
+			l->n--;
+			o = list_find(l, p);
+		}
+		return;
+	}
+	if (!o) {
+		l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+		o = &l->v[l->n++];
+		memset(o, 0, sizeof(*o));
+	}
+	free(o->commit);
+	free(o->subject);
+	o->commit = xstrdup(p->id);
+	o->subject = xstrdup(p->subject ? p->subject : "");
+	const char *cid = patch_trailer(p, "Change-Id");
+	if (cid && !o->change_id)
+		o->change_id = xstrdup(cid);
+	o->kind = c->kind;
+	if (c->kind == OV_UNTIL)
+		o->until = c->until;
+}
+
+/* Under the lock: the file as another klang may have left it, plus ours. */
+static int merge_change(void *data, const char *path, const char *text, size_t len,
+			struct strbuf *out, struct kerr *e)
+{
+	struct ov_change *c = data;
+	list_free(&c->merged);
+	int rc = parse_list(&c->merged, path, text, len, e);
+	if (rc)
+		return rc;
+	apply_change(&c->merged, c);
+	serialise(&c->merged, out);
+	return 0;
+}
+
+int overrides_set(struct series *s, const struct patch *p, enum override_kind kind,
+		  const struct clang_version *until, struct kerr *e)
+{
+	struct ov_change c = { p, kind, { 0 }, { NULL, 0 } };
+	if (kind == OV_UNTIL)
+		c.until = *until;
+	struct ov_list mine = { s->ovs, s->novs };
+	if (!s->ov_path) {
+		apply_change(&mine, &c);
+		s->ovs = mine.v;
+		s->novs = mine.n;
+		return 0;
+	}
+	int rc = state_update(s->ov_path, merge_change, &c, e);
+	if (rc < 0) {
+		list_free(&c.merged);
+		return rc;
+	}
+	list_free(&mine);
+	s->ovs = c.merged.v;
+	s->novs = c.merged.n;
 	return rc;
 }
 
 const struct override *overrides_lookup(const struct series *s, const struct patch *p)
 {
-	const char *cid = patch_trailer(p, "Change-Id");
-	for (size_t i = 0; cid && i < s->novs; i++)
-		if (s->ovs[i].change_id && !strcmp(s->ovs[i].change_id, cid))
-			return &s->ovs[i];
-	for (size_t i = 0; i < s->novs; i++)
-		if (s->ovs[i].commit && !strcasecmp(s->ovs[i].commit, p->id))
-			return &s->ovs[i];
-	return NULL;
+	const struct ov_list l = { s->ovs, s->novs };
+	return list_find(&l, p);
 }

@@ -2,12 +2,13 @@
 #include "core/triage.h"
 
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lockfile.h"
 #include "core/strmap.h"
+#include "core/yamldoc.h"
 #include "core/ydoc.h"
 
 #define TRIAGE_NAME(id, name) name,
@@ -50,16 +51,23 @@ static void entry_free(struct triage_entry *e)
 	free(e);
 }
 
-void triage_free(struct triage *t)
+/* Empty the store (after a load that failed half-way). */
+static void clear(struct triage *t)
 {
-	if (!t)
-		return;
 	size_t i = 0;
 	const char *k;
 	void *v;
 	while (strmap_next(&t->map, &i, &k, &v))
 		entry_free(v);
 	strmap_free(&t->map);
+	memset(&t->map, 0, sizeof(t->map));
+}
+
+void triage_free(struct triage *t)
+{
+	if (!t)
+		return;
+	clear(t);
 	free(t);
 }
 
@@ -104,6 +112,7 @@ void triage_set(struct triage *t, uint64_t fp, int status, const char *note, con
 		strmap_put(&t->map, key, e);
 	}
 	e->status = status;
+	e->changed = true;
 	replace(&e->note, note);
 	if (d) {
 		replace(&e->file, d->loc.file);
@@ -145,24 +154,29 @@ static int load_entry(void *ctx, const char *path, const struct ynode *m, struct
 	return 0;
 }
 
-int triage_load(struct triage *t, const char *path, struct kerr *e)
+/* state_load/state_update's parser: the text is the file at `path` (read
+ * under the lock), which ydoc reads again by its name. */
+static int parse(void *data, const char *path, const char *text, size_t len, struct kerr *e)
 {
-	return file_exists(path) ? ydoc_each(path, "entries", load_entry, t, e) : 0;
+	struct triage *t = data;
+	(void)len;
+	if (!text)
+		return 0;
+	if (ydoc_each(path, "entries", load_entry, t, e) < 0) {
+		clear(t);
+		return STATE_CORRUPT;
+	}
+	size_t i = 0;
+	const char *k;
+	void *v;
+	while (strmap_next(&t->map, &i, &k, &v))
+		((struct triage_entry *)v)->changed = false;
+	return 0;
 }
 
-/* A double-quoted YAML scalar. */
-static void quote(struct strbuf *b, const char *s)
+int triage_load(struct triage *t, const char *path, struct kerr *e)
 {
-	sb_addc(b, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			sb_addf(b, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			sb_addf(b, "\\x%02x", *p);
-		else
-			sb_addc(b, (char)*p);
-	}
-	sb_addc(b, '"');
+	return state_load(path, parse, t, e);
 }
 
 static int cmp_entry(const void *pa, const void *pb)
@@ -175,7 +189,7 @@ static int cmp_entry(const void *pa, const void *pb)
 	return a->fingerprint < b->fingerprint ? -1 : a->fingerprint > b->fingerprint;
 }
 
-int triage_save(const struct triage *t, const char *path, struct kerr *e)
+static void serialise(const struct triage *t, struct strbuf *b)
 {
 	struct triage_entry **all = xmalloc((t->map.n + 1) * sizeof(*all));
 	size_t n = 0, i = 0;
@@ -188,32 +202,71 @@ int triage_save(const struct triage *t, const char *path, struct kerr *e)
 	}
 	if (n)
 		qsort(all, n, sizeof(*all), cmp_entry);
-	struct strbuf b = STRBUF_INIT;
-	sb_adds(
-	    &b,
-	    "# klang warning triage: a status per warning fingerprint (klang diag triage --help).\n"
-	    "# Statuses: new, confirmed, wontfix, false-positive, fixed. Keep this file in git.\n");
+	sb_adds(b, "# klang warning triage: a status per warning fingerprint (klang diag triage --help).\n"
+		   "# Statuses: new, confirmed, wontfix, false-positive, fixed. Keep this file in git.\n");
 	for (i = 0; i < n; i++) {
 		const struct triage_entry *en = all[i];
-		sb_addf(&b, "- fingerprint: %016" PRIx64 "\n  status: %s\n", en->fingerprint,
+		sb_addf(b, "- fingerprint: %016" PRIx64 "\n  status: %s\n", en->fingerprint,
 			triage_status_name(en->status));
-		const char *keys[] = {"file", "flag", "message", "note"};
-		const char *vals[] = {en->file, en->flag, en->message, en->note};
+		const char *keys[] = { "file", "flag", "message", "note" };
+		const char *vals[] = { en->file, en->flag, en->message, en->note };
 		for (size_t j = 0; j < ARRAY_SIZE(keys); j++) {
 			if (!vals[j])
 				continue;
-			sb_addf(&b, "  %s: ", keys[j]);
-			quote(&b, vals[j]);
-			sb_addc(&b, '\n');
+			sb_addf(b, "  %s: ", keys[j]);
+			yamldoc_add_quoted(b, vals[j]);
+			sb_addc(b, '\n');
 		}
 	}
 	free(all);
-	char *dir = xstrdup(path);
-	int rc = mkdir_p(dirname(dir), e);
-	free(dir);
-	if (!rc)
-		rc = write_file_atomic(path, sb_str(&b), b.len, e);
-	sb_free(&b);
+}
+
+struct merge {
+	const struct triage *mine;
+	struct triage *now; /* the file as it is, plus my changes */
+};
+
+/* Under the lock: re-read the file, put my changes on top, write that. */
+static int merge(void *data, const char *path, const char *text, size_t len, struct strbuf *out,
+		 struct kerr *e)
+{
+	struct merge *m = data;
+	clear(m->now);
+	int rc = parse(m->now, path, text, len, e);
+	if (rc)
+		return rc;
+	size_t i = 0;
+	const char *k;
+	void *v;
+	while (strmap_next(&m->mine->map, &i, &k, &v)) {
+		const struct triage_entry *en = v;
+		if (!en->changed)
+			continue;
+		triage_set(m->now, en->fingerprint, en->status, en->note, NULL);
+		struct triage_entry *dst = (struct triage_entry *)triage_get(m->now, en->fingerprint);
+		replace(&dst->file, en->file);
+		replace(&dst->flag, en->flag);
+		replace(&dst->message, en->message);
+	}
+	serialise(m->now, out);
+	return 0;
+}
+
+int triage_save(struct triage *t, const char *path, struct kerr *e)
+{
+	struct merge m = { t, triage_new() };
+	int rc = state_update(path, merge, &m, e);
+	if (rc >= 0) { /* t becomes the merged store, nothing pending */
+		struct strmap tmp = t->map;
+		t->map = m.now->map;
+		m.now->map = tmp;
+		size_t i = 0;
+		const char *k;
+		void *v;
+		while (strmap_next(&t->map, &i, &k, &v))
+			((struct triage_entry *)v)->changed = false;
+	}
+	triage_free(m.now);
 	return rc;
 }
 

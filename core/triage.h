@@ -5,6 +5,7 @@
 #ifndef KLANG_CORE_TRIAGE_H
 #define KLANG_CORE_TRIAGE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/diag.h"
@@ -31,6 +32,7 @@ struct triage_entry {
 	int status;
 	char *note;		     /* or NULL */
 	char *file, *flag, *message; /* for people reading the file */
+	bool changed;		     /* set since load: merged into the file on save */
 };
 
 struct triage;
@@ -38,11 +40,16 @@ struct triage *triage_new(void);
 void triage_free(struct triage *t);
 /* <repo>/.klang/triage.yaml; caller frees. */
 char *triage_path(const char *repo);
-/* Load a store; a missing file is an empty store. Errors name file:line:col. */
+/* Load a store; a missing file is an empty store. A file that does not
+ * parse is moved aside as FILE.corrupt and the store is empty: returns 1
+ * with "FILE:LINE:COL: what; moved aside to FILE.corrupt" in e. -1 when the
+ * file cannot be read. */
 int triage_load(struct triage *t, const char *path, struct kerr *e);
-/* Write it (creating .klang/), atomically. Entries back at "new" with no
- * note are dropped. */
-int triage_save(const struct triage *t, const char *path, struct kerr *e);
+/* Merge the entries set since load into the file as it is now (another
+ * klang may have written it), under .klang/triage.lock, and write it
+ * atomically (creating .klang/); t then holds the merged store. Entries
+ * back at "new" with no note are dropped. Returns as triage_load(). */
+int triage_save(struct triage *t, const char *path, struct kerr *e);
 const struct triage_entry *triage_get(const struct triage *t, uint64_t fingerprint);
 size_t triage_count(const struct triage *t);
 /* Set a status (and a note unless NULL) for a fingerprint; d (may be NULL)

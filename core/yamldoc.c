@@ -4,6 +4,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int yamldoc_parse_error(struct kerr *e, const char *label, const yaml_parser_t *p, const char *text,
+			size_t len)
+{
+	size_t line = p->problem_mark.line + 1, col = p->problem_mark.column + 1;
+	char value[16] = "";
+	if (p->error == YAML_READER_ERROR) {
+		/* bad bytes: libyaml gives an offset, not a mark (which stays 1:1) */
+		line = col = 1;
+		for (size_t i = 0; i < p->problem_offset && i < len; i++) {
+			if (text[i] == '\n') {
+				line++;
+				col = 1;
+			} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+				col++;
+			}
+		}
+		if (p->problem_value != -1)
+			snprintf(value, sizeof(value), " (0x%02x)", (unsigned)p->problem_value);
+	}
+	return kerr_set(e, "%s:%zu:%zu: %s%s%s%s", label, line, col,
+			p->problem ? p->problem : "malformed YAML", value, p->context ? " " : "",
+			p->context ? p->context : "");
+}
+
 int yamldoc_load(yaml_document_t *doc, const char *path, const char *label, struct kerr *e)
 {
 	size_t len;
@@ -23,12 +47,24 @@ int yamldoc_load_text(yaml_document_t *doc, const char *text, size_t len, const 
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	int rc = 0;
 	if (!yaml_parser_load(&parser, doc))
-		rc = kerr_set(e, "%s:%zu:%zu: %s%s%s", label,
-			      parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-			      parser.problem ? parser.problem : "bad YAML", parser.context ? " " : "",
-			      parser.context ? parser.context : "");
+		rc = yamldoc_parse_error(e, label, &parser, text, len);
 	yaml_parser_delete(&parser);
 	return rc;
+}
+
+void yamldoc_add_quoted(struct strbuf *sb, const char *s)
+{
+	sb_addc(sb, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sb_addf(sb, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			sb_addf(sb, "\\x%02x", c);
+		else
+			sb_addc(sb, (char)c);
+	}
+	sb_addc(sb, '"');
 }
 
 const char *yamldoc_scalar(const yaml_node_t *n)

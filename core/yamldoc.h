@@ -13,10 +13,17 @@ int yamldoc_load(yaml_document_t *doc, const char *path, const char *label, stru
 /* The same on text in memory (compiled-in defaults); `label` names it. */
 int yamldoc_load_text(yaml_document_t *doc, const char *text, size_t len, const char *label,
 		      struct kerr *e);
+/* s as a YAML double-quoted scalar ("\"", "\\", control bytes as \xNN):
+ * any string reads back as it was. */
+void yamldoc_add_quoted(struct strbuf *sb, const char *s);
 /* A scalar node's text, or NULL when n is not a scalar. */
 const char *yamldoc_scalar(const yaml_node_t *n);
 /* "LABEL:LINE:COL: message" at node n; returns -1. */
 int yamldoc_error(struct kerr *e, const char *label, const yaml_node_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The parser's error as "LABEL:LINE:COL: problem context"; bad bytes (NUL,
+ * invalid UTF-8) are placed by their offset in `text`. Returns -1. */
+int yamldoc_parse_error(struct kerr *e, const char *label, const yaml_parser_t *p, const char *text,
+			size_t len);
 
 #endif

@@ -230,10 +230,13 @@ static void test_overrides(void)
 	CU_ASSERT_EQUAL(series_find(&s2, "99"), -1);
 	series_free(&s2);
 
-	/* A broken store is reported with its place. */
+	/* A broken store is reported with its place and moved aside. */
 	CU_ASSERT_EQUAL(write_file_atomic(path, "overrides:\n  - decision: maybe\n", 31, &e), 0);
-	CU_ASSERT_EQUAL(series_open(&s2, &f.st, &f.ps, &e), -1);
-	CU_ASSERT(str_has(e.msg, "overrides.yaml:2:15: decision must be keep or drop"));
+	CU_ASSERT_EQUAL_FATAL(series_open(&s2, &f.st, &f.ps, &e), 1);
+	CU_ASSERT(str_has(e.msg, "overrides.yaml:2:15: decision must be keep or drop; moved aside"));
+	CU_ASSERT_EQUAL(s2.novs, 0);
+	CU_ASSERT(!file_exists(path));
+	series_free(&s2);
 	free(path);
 	close_fixture(&f);
 }
