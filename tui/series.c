@@ -521,7 +521,9 @@ void series_tui_init(struct stack *st)
 {
 	struct kerr e;
 	memset(&S, 0, sizeof(S));
-	if (series_open(&S.s, st, tui_patchset(), &e) < 0) {
+	int rc = series_open(&S.s, st, tui_patchset(), &e);
+	char *moved = rc > 0 ? xstrdup(e.msg) : NULL; /* a corrupt file moved aside */
+	if (rc < 0) {
 		S.error = xstrdup(e.msg);
 		report_error("series: %s", e.msg);
 	} else {
@@ -544,6 +546,9 @@ void series_tui_init(struct stack *st)
 		S.from = from;
 	}
 	relayout();
+	if (moved)
+		report_error("series: %s", moved);
+	free(moved);
 	action_set_handler(ACT_SERIES_TOGGLE, on_toggle, NULL);
 	action_set_handler(ACT_SERIES_CLEAR, on_toggle, NULL);
 	action_set_handler(ACT_SERIES_FIXED_IN, on_fixed_in, NULL);
