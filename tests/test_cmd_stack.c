@@ -231,6 +231,31 @@ static void test_errors_and_help(void)
 	free(out), free(err);
 }
 
+/* A stack read from files: a real ClangBuiltLinux mbox and a quilt series
+ * with a missing and a reversed patch (listed, exit 1). */
+static void test_files(void)
+{
+	char *mbox = xasprintf("%s/tests/fixtures/patches/cbl-ci2__mainline.mbox", test_src_dir());
+	char *quilt = xasprintf("%s/tests/fixtures/patches/quilt", test_src_dir());
+	char *cmd = xasprintf("'%s' stack --mbox '%s' --format tsv", test_klang_bin(), mbox);
+	char *out = NULL, *err = NULL;
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tHACK\tblock: Disable BLK_DEV_NBD with clang <= 13\t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tFROMGIT\tIB/qib: Fix clang confusion"));
+	free(cmd);
+	free(out);
+	free(err);
+	cmd = xasprintf("'%s' stack --quilt '%s' --format tsv", test_klang_bin(), quilt);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tBACKPORT,FROMLIST\tpwm: Add support for different PWM output types\t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "series:11: no-such.patch"));
+	free(cmd);
+	free(out);
+	free(err);
+	free(mbox);
+	free(quilt);
+}
+
 void suite_cmd_stack(void)
 {
 	CU_pSuite s = CU_add_suite("cmd_stack", setup, teardown);
@@ -242,4 +267,5 @@ void suite_cmd_stack(void)
 	CU_add_test(s, "text", test_text);
 	CU_add_test(s, "--tag", test_tag_filter);
 	CU_add_test(s, "errors and --help", test_errors_and_help);
+	CU_add_test(s, "--mbox and --quilt", test_files);
 }
