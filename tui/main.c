@@ -11,6 +11,7 @@
 #include "core/patchset.h"
 #include "core/stack.h"
 #include "core/theme.h"
+#include "tui/config.h"
 #include "core/util.h"
 #include "tui/loop.h"
 #include "tui/prompt.h"
@@ -167,10 +168,16 @@ int tui_main(int argc, char **argv)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	struct kerr e;
 	keys_init();
-	if (load_user_keys(&e)) {
+	struct config cfg;
+	if (tui_config_load(&cfg, o.repo, &e) || tui_config_apply_keys(&cfg, &e) ||
+	    load_user_keys(&e)) {
 		warnx_("%s", e.msg);
+		config_free(&cfg);
 		return EXIT_USAGE;
 	}
+	if (!o.theme && cfg.theme)
+		o.theme = xstrdup(cfg.theme); /* lives as long as the process */
+	config_free(&cfg);
 	struct theme requested;
 	if (o.theme && theme_load(&requested, o.theme, &e)) {
 		warnx_("%s", e.msg);
