@@ -156,7 +156,9 @@ static void register_views(void)
 	view_bind_key(ACT_VIEW_STACK, &stack_view);
 	view_bind_key(ACT_VIEW_PATCH, &patch_view);
 	view_bind_key(ACT_HELP, &help_view);
-	/* builds and warnings views bind ACT_VIEW_BUILDS / ACT_VIEW_WARNINGS here */
+	view_bind_key(ACT_VIEW_BUILDS, &builds_view);
+	builds_view_init();
+	/* the warnings view binds ACT_VIEW_WARNINGS here */
 }
 
 int tui_main(int argc, char **argv)

@@ -25,7 +25,10 @@
 #include "core/theme.h"
 #include "tui/view.h"
 
-extern struct view stack_view, patch_view, help_view, tags_view;
+extern struct view stack_view, patch_view, help_view, tags_view, builds_view;
+
+/* The builds view: b (from any view) starts the arch x toolchain matrix. */
+void builds_view_init(void);
 
 struct patchset;
 /* The patchset given with --patchset, or NULL. */
