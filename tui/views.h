@@ -26,6 +26,12 @@
 #include "tui/view.h"
 
 extern struct view stack_view, patch_view, help_view, tags_view;
+extern struct view warnings_view, source_view;
+
+/* The warnings view's logs (--gcc-log/--clang-log; NULL: the newest under
+ * <repo>/.klang/out/) and the repository whose work tree has the sources. */
+void warnings_set_logs(const char *gcc_log, const char *clang_log, const char *repo);
+void warnings_view_free(void);
 
 struct patchset;
 /* The patchset given with --patchset, or NULL. */
