@@ -68,6 +68,8 @@ enum key_scope {
 	X(SERIES_CLANG, "series-clang", STACK, "Pick the Clang to decide for") \
 	X(SERIES_APPLY, "series-apply", STACK, "Apply the series to a new branch")       \
 	X(SERIES_EXPORT, "series-export", STACK, "Export the series (mbox or quilt)")     \
+	X(WARN_SIDE, "warnings-side", WARNINGS, "Show clang-only, gcc-only, both or all") \
+	X(WARN_EDIT, "warnings-edit", WARNINGS, "Open the warning's line in $EDITOR")    \
 	X(SERIES_CLEAR, "series-clear", STACK, "Clear the manual keep/drop of the patch") \
 	X(SERIES_FIXED_IN, "series-fixed-in", STACK, "Say from which Clang on the patch is not needed") \
 	X(SERIES_PICK, "series-pick", CLANG, "Decide for this Clang and close the picker") \

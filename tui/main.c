@@ -22,7 +22,7 @@
 #include "tui/views.h"
 
 struct tui_opts {
-	const char *repo, *patchset, *theme, *base, *head;
+	const char *repo, *patchset, *theme, *base, *head, *gcc_log, *clang_log;
 };
 
 static void usage(FILE *f)
@@ -34,7 +34,9 @@ static void usage(FILE *f)
 	      "  --patchset FILE  a patchset file (repository, range, extra tags, rules)\n"
 	      "  --theme NAME     default, mono, projector, or a path to a theme file\n"
 	      "                   (default: mono when NO_COLOR is set or without colours)\n"
-	      "  --base REV       the base of the stack, --head REV its head\n\n"
+	      "  --base REV       the base of the stack, --head REV its head\n"
+	      "  --gcc-log FILE   the warnings view's GCC build log, --clang-log FILE its\n"
+	      "                   Clang one (default: the newest in <repo>/.klang/out/)\n\n"
 	      "Keys can be rebound in ~/.config/klang/keys with lines 'bind SCOPE KEY ACTION'\n"
 	      "(scopes: generic, stack, patch, tags, clang, help, builds, warnings).\n"
 	      "Environment: NO_COLOR, KLANG_SCRIPT=FILE runs a key script without a terminal.\n\n"
@@ -60,6 +62,8 @@ static int parse_args(int argc, char **argv, struct tui_opts *o)
 				   : !strcmp(a, "--theme")    ? &o->theme
 				   : !strcmp(a, "--base")     ? &o->base
 				   : !strcmp(a, "--head")     ? &o->head
+				   : !strcmp(a, "--gcc-log")  ? &o->gcc_log
+				   : !strcmp(a, "--clang-log") ? &o->clang_log
 							      : NULL;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
@@ -158,7 +162,7 @@ static void register_views(void)
 	view_bind_key(ACT_HELP, &help_view);
 	view_bind_key(ACT_VIEW_BUILDS, &builds_view);
 	builds_view_init();
-	/* the warnings view binds ACT_VIEW_WARNINGS here */
+	view_bind_key(ACT_VIEW_WARNINGS, &warnings_view);
 }
 
 int tui_main(int argc, char **argv)
@@ -203,6 +207,7 @@ int tui_main(int argc, char **argv)
 	}
 	setup_theme(&o, &requested);
 	register_views();
+	warnings_set_logs(o.gcc_log, o.clang_log, st.repo_path);
 	stack_view_set_stack(&st);
 	series_tui_init(&st);
 	view_open(&stack_view, OPEN_FULL);
@@ -225,6 +230,7 @@ int tui_main(int argc, char **argv)
 	clang_view_free();
 	stack_view_free();
 	patch_view_free();
+	warnings_view_free();
 	help_view_free();
 	display_free();
 	stack_free(&st);

@@ -26,9 +26,15 @@
 #include "tui/view.h"
 
 extern struct view stack_view, patch_view, help_view, tags_view, builds_view;
+extern struct view warnings_view, source_view;
 
 /* The builds view: b (from any view) starts the arch x toolchain matrix. */
 void builds_view_init(void);
+
+/* The warnings view's logs (--gcc-log/--clang-log; NULL: the newest under
+ * <repo>/.klang/out/) and the repository whose work tree has the sources. */
+void warnings_set_logs(const char *gcc_log, const char *clang_log, const char *repo);
+void warnings_view_free(void);
 
 struct patchset;
 /* The patchset given with --patchset, or NULL. */
