@@ -538,6 +538,30 @@ static void test_series_broken_store(void)
 	series_repo_free(&r);
 }
 
+/* A stack read from a real ClangBuiltLinux mbox opens in the workbench, and
+ * the patch view shows its message. */
+static void test_mbox_stack(void)
+{
+	char *outdir = test_tmpdir();
+	char *script = write_script(outdir, ":resize 120x30\n<Down><Down><Enter>\n:save-display after\n");
+	char *mbox = xasprintf("%s/tests/fixtures/patches/cbl-ci2__mainline.mbox", test_src_dir());
+	char *args = xasprintf("--mbox '%s'", mbox);
+	CU_ASSERT_EQUAL(run_klang(script, NULL, args, NULL, outdir, NULL), 0);
+	char *after = xasprintf("%s/after", outdir);
+	struct kerr e;
+	char *screen = read_file(after, NULL, &e);
+	CU_ASSERT(screen && strstr(screen, "4 patches"));
+	CU_ASSERT(screen && strstr(screen, "block: Disable BLK_DEV_NBD with clang <= 13"));
+	CU_ASSERT(screen && strstr(screen, "Author: Nathan Chancellor"));
+	free(screen);
+	free(after);
+	free(args);
+	free(mbox);
+	free(script);
+	test_rmdir(outdir);
+	free(outdir);
+}
+
 void suite_screen(void)
 {
 	CU_pSuite s = CU_add_suite("screen", setup, teardown);
@@ -559,4 +583,5 @@ void suite_screen(void)
 	CU_add_test(s, "series: an override survives a restart", test_series_restart);
 	CU_add_test(s, "series: no clang until one is picked", test_series_no_clang);
 	CU_add_test(s, "series: a broken overrides file", test_series_broken_store);
+	CU_add_test(s, "a stack from an mbox", test_mbox_stack);
 }

@@ -11,6 +11,8 @@
 #include "core/patchset.h"
 #include "core/stack.h"
 #include "core/theme.h"
+#include "core/mbox.h"
+#include "core/stackfiles.h"
 #include "tui/config.h"
 #include "core/util.h"
 #include "tui/loop.h"
@@ -22,7 +24,7 @@
 #include "tui/views.h"
 
 struct tui_opts {
-	const char *repo, *patchset, *theme, *base, *head, *gcc_log, *clang_log;
+	const char *repo, *patchset, *theme, *base, *head, *gcc_log, *clang_log, *mbox, *quilt;
 };
 
 static void usage(FILE *f)
@@ -35,6 +37,8 @@ static void usage(FILE *f)
 	      "  --theme NAME     default, mono, projector, or a path to a theme file\n"
 	      "                   (default: mono when NO_COLOR is set or without colours)\n"
 	      "  --base REV       the base of the stack, --head REV its head\n"
+	      "  --mbox FILE      open a stack read from an mbox or patch file, --quilt DIR\n"
+	      "                   from a quilt series (with --base: applied in memory)\n"
 	      "  --gcc-log FILE   the warnings view's GCC build log, --clang-log FILE its\n"
 	      "                   Clang one (default: the newest in <repo>/.klang/out/)\n\n"
 	      "Keys can be rebound in ~/.config/klang/keys with lines 'bind SCOPE KEY ACTION'\n"
@@ -64,6 +68,8 @@ static int parse_args(int argc, char **argv, struct tui_opts *o)
 				   : !strcmp(a, "--head")     ? &o->head
 				   : !strcmp(a, "--gcc-log")  ? &o->gcc_log
 				   : !strcmp(a, "--clang-log") ? &o->clang_log
+				   : !strcmp(a, "--mbox")     ? &o->mbox
+				   : !strcmp(a, "--quilt")    ? &o->quilt
 							      : NULL;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
@@ -119,6 +125,18 @@ const struct patchset *tui_patchset(void)
 static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e)
 {
 	struct stack_opts so = { .repo = o->repo, .base = o->base, .head = o->head };
+	if (o->mbox || o->quilt) {
+		struct patch_files bad;
+		int rc = stack_open_files(st, o->mbox ? o->mbox : o->quilt,
+					  o->mbox ? STACK_FILES_MBOX : STACK_FILES_QUILT, o->base,
+					  o->repo, &bad, e);
+		if (rc == 0 && bad.nmalformed) {
+			/* listed before the screen opens; never dropped silently */
+			patch_files_print_malformed(&bad, stderr);
+		}
+		patch_files_free(&bad);
+		return rc;
+	}
 	if (o->patchset) {
 		char *path = patchset_find(o->patchset);
 		if (!path)
