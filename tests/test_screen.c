@@ -14,6 +14,7 @@
 
 #include "core/gitwrite.h"
 #include "tests/helpers.h"
+#include "tests/diagtest.h"
 #include "tests/series_repo.h"
 
 static char *repo_dir, *empty_dir, *work_dir, *patchset_arg;
@@ -562,6 +563,43 @@ static void test_mbox_stack(void)
 	free(outdir);
 }
 
+/* The warnings view on the real x86 tinyconfig logs: the clang-only rows by
+ * group, Enter opens the source pane, s shows the gcc-only ones. */
+static void test_warnings_view(void)
+{
+	char *outdir = test_tmpdir();
+	char *gcc = dt_shared("linux-6.1/tinyconfig-W1-gcc-x86.log");
+	char *clang = dt_shared("linux-6.1/tinyconfig-W1-clang-x86.log");
+	char *args = xasprintf("--gcc-log '%s' --clang-log '%s'", gcc, clang);
+	char *script = write_script(outdir, "4\n:save-display w1\nj\n<Enter>\n"
+					    ":save-display w2\ns\n:save-display w3\n");
+	CU_ASSERT_EQUAL(run_klang(script, repo_dir, args, NULL, outdir, NULL), 0);
+	const char *names[] = {"w1", "w2", "w3"};
+	char *screen[3];
+	for (int i = 0; i < 3; i++) {
+		char *path = xasprintf("%s/%s", outdir, names[i]);
+		screen[i] = read_or_empty(path);
+		free(path);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[0], "[warnings] clang-only: 2 clang-only, 5 gcc-only"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[0], "unused (1)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+	    screen[0],
+	    "  clang-only arch/x86/kernel/cpu/cacheinfo.c:730:15 -Wunused-but-set-variable"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[1], "[source]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[1], "include/linux/sunrpc/xdr.h:752:10: result of"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[2], "[warnings] gcc-only:"));
+	CU_ASSERT_PTR_NULL(strstr(screen[2], "cacheinfo.c:730:15"));
+	for (int i = 0; i < 3; i++)
+		free(screen[i]);
+	free(script);
+	free(args);
+	free(gcc);
+	free(clang);
+	test_rmdir(outdir);
+	free(outdir);
+}
+
 void suite_screen(void)
 {
 	CU_pSuite s = CU_add_suite("screen", setup, teardown);
@@ -584,4 +622,5 @@ void suite_screen(void)
 	CU_add_test(s, "series: no clang until one is picked", test_series_no_clang);
 	CU_add_test(s, "series: a broken overrides file", test_series_broken_store);
 	CU_add_test(s, "a stack from an mbox", test_mbox_stack);
+	CU_add_test(s, "warnings view on the x86 tinyconfig logs", test_warnings_view);
 }
