@@ -552,7 +552,7 @@ static void test_builds_view(void)
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	struct strbuf sb = STRBUF_INIT;
 	sb_adds(&sb, "3\n:save-display idle\nb\n:wait 300\n:save-display started\n");
-	for (int i = 0; i < 15; i++)
+	for (int i = 0; i < 20; i++)
 		sb_addf(&sb, ":wait 2000\n:save-display s%02d\n", i);
 	char *script = write_script(outdir, sb.buf);
 	char *cmd = xasprintf("cd '%s' && env TERM=xterm-256color LANG=C.UTF-8 HOME='%s' "
@@ -561,7 +561,7 @@ static void test_builds_view(void)
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
 	const char *rows[] = { "arm64-llvm", "arm64-gcc", "x86_64-llvm", "x86_64-gcc" };
 	char *idle = xasprintf("%s/idle", outdir), *started = xasprintf("%s/started", outdir);
-	char *last = xasprintf("%s/s14", outdir);
+	char *last = xasprintf("%s/s19", outdir);
 	char *t_idle = read_or_empty(idle), *t_started = read_or_empty(started);
 	char *t_last = read_or_empty(last);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t_idle);
