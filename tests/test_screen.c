@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/demo.h"
 #include "core/gitwrite.h"
 #include "tests/helpers.h"
 #include "tests/diagtest.h"
@@ -600,6 +601,63 @@ static void test_warnings_view(void)
 	free(outdir);
 }
 
+/* The builds view on the demo workspace: b builds the arm64/x86_64 x llvm/gcc
+ * matrix for real, the rows go from building to ok, the log tail shows. */
+static void test_builds_view(void)
+{
+	char *outdir = test_tmpdir();
+	char *dir = xasprintf("%s/demo", outdir);
+	char *src = xasprintf("%s/patchsets/demo", test_src_dir());
+	struct demo_info info;
+	struct kerr e;
+	int rc = demo_prepare(dir, src, &info, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "3\n:save-display idle\nb\n:wait 300\n:save-display started\n");
+	for (int i = 0; i < 20; i++)
+		sb_addf(&sb, ":wait 2000\n:save-display s%02d\n", i);
+	char *script = write_script(outdir, sb.buf);
+	char *cmd = xasprintf("cd '%s' && env TERM=xterm-256color LANG=C.UTF-8 HOME='%s' "
+			      "KLANG_SCRIPT='%s' '%s' --repo '%s'",
+			      outdir, outdir, script, test_klang_bin(), dir);
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
+	const char *rows[] = { "arm64-llvm", "arm64-gcc", "x86_64-llvm", "x86_64-gcc" };
+	char *idle = xasprintf("%s/idle", outdir), *started = xasprintf("%s/started", outdir);
+	char *last = xasprintf("%s/s19", outdir);
+	char *t_idle = read_or_empty(idle), *t_started = read_or_empty(started);
+	char *t_last = read_or_empty(last);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t_idle);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t_started);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t_last);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_idle, "arm64-llvm    idle (b to start)"));
+	CU_ASSERT_PTR_NULL(strstr(t_started, "idle (b to start)"));
+	for (size_t i = 0; i < 4; i++) {
+		char *want = xasprintf("%-14sok ", rows[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(t_last, want));
+		if (!strstr(t_last, want))
+			fprintf(stderr, "builds view, last screen:\n%s\n", t_last);
+		free(want);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "[####################]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "-- log of arm64-llvm --"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "make: Leaving directory"));
+	free(t_idle);
+	free(t_started);
+	free(t_last);
+	free(idle);
+	free(started);
+	free(last);
+	free(cmd);
+	free(script);
+	sb_free(&sb);
+	demo_info_free(&info);
+	free(src);
+	free(dir);
+	test_rmdir(outdir);
+	free(outdir);
+}
+
+
 void suite_screen(void)
 {
 	CU_pSuite s = CU_add_suite("screen", setup, teardown);
@@ -623,4 +681,5 @@ void suite_screen(void)
 	CU_add_test(s, "series: a broken overrides file", test_series_broken_store);
 	CU_add_test(s, "a stack from an mbox", test_mbox_stack);
 	CU_add_test(s, "warnings view on the x86 tinyconfig logs", test_warnings_view);
+	CU_add_test(s, "builds view: b builds the matrix, rows reach ok", test_builds_view);
 }

@@ -81,7 +81,12 @@ static void read_tail(const struct row *r)
 		lines[nl++] = p;
 		p = nlc ? nlc + 1 : NULL;
 	}
-	size_t first = nl > TAIL_LINES ? nl - TAIL_LINES : 0;
+	/* as many as fit below the rows */
+	size_t want = TAIL_LINES;
+	int room = view_page(&builds_view) - NROWS - 1;
+	if (room > 0 && (size_t)room < want)
+		want = (size_t)room;
+	size_t first = nl > want ? nl - want : 0;
 	for (size_t i = first; i < nl; i++)
 		B.tail[B.ntail++] = xstrdup(lines[i]);
 }
