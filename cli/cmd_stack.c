@@ -10,6 +10,8 @@
 
 #include "cli/cmds.h"
 #include "core/stack.h"
+#include "core/stackfiles.h"
+#include "core/mbox.h"
 #include "core/util.h"
 
 enum format { FMT_TEXT, FMT_TSV, FMT_JSON };
@@ -17,7 +19,7 @@ enum format { FMT_TEXT, FMT_TSV, FMT_JSON };
 static void usage(FILE *f)
 {
 	fputs("usage: klang stack [--repo DIR] [--base REV] [--head REV] [--tag TAG[,TAG]]\n"
-	      "                   [--format text|tsv|json]\n\n"
+	      "                   [--mbox FILE | --quilt DIR] [--format text|tsv|json]\n\n"
 	      "List the patches of base..head, oldest first, following first parents\n"
 	      "(a merge is one patch, diffed against its first parent).\n\n"
 	      "  --repo DIR     the repository (default: the current directory)\n"
@@ -26,6 +28,10 @@ static void usage(FILE *f)
 	      "  --head REV     where it ends (default: HEAD)\n"
 	      "  --tag LIST     only patches carrying any of these tags (comma-separated,\n"
 	      "                 case-insensitive); 'none' selects untagged patches\n"
+	      "  --mbox FILE    read the stack from an mbox or patch file instead of git\n"
+	      "  --quilt DIR    read the stack from a quilt series (DIR or DIR/series);\n"
+	      "                 with --base, patches are applied in memory on REV\n"
+	      "                 (exit 1 when a patch is malformed: each is listed)\n"
 	      "  --format F     text (default), tsv or json\n\n"
 	      "Tags are the leading WORD: prefixes of a subject, written in upper case:\n"
 	      "UPSTREAM BACKPORT FROMGIT FROMLIST HACK CUSTOM OBSOLETE CHROMIUM ANDROID.\n"
@@ -33,7 +39,9 @@ static void usage(FILE *f)
 	      "a tag); 'DO-NOT-UPSTREAM: x' none; 'Revert \"HACK: x\"' is a revert, untagged.\n\n"
 	      "TSV columns: index, commit, tags (comma-joined in subject order, - if none),\n"
 	      "subject (without its tags), author, files, insertions, deletions; counted\n"
-	      "as git log --numstat counts them.\n",
+	      "as git log --numstat counts them. JSON: an array of objects with index,\n"
+	      "commit, tags, subject, title, revert, merge, author, email, date (ISO 8601),\n"
+	      "body, trailers ([{key, value}]), files, insertions, deletions.\n",
 	      f);
 }
 
@@ -105,17 +113,38 @@ static void put_field(FILE *f, const char *s)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
+static void put_num(FILE *f, size_t n)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	do
+		*--p = (char)('0' + n % 10);
+	while (n /= 10);
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), f);
+}
+
+/* 10,000 rows are printed faster than git log prints them: no printf. */
 static void print_tsv(FILE *f, const struct stack *st)
 {
 	fputs("index\tcommit\ttags\tsubject\tauthor\tfiles\tinsertions\tdeletions\n", f);
 	for (size_t i = 0; i < st->npatches; i++) {
 		const struct patch *p = &st->patches[i];
 		char *tags = tags_or_dash(p);
-		fprintf(f, "%zu\t%s\t%s\t", p->index, p->id, tags);
+		put_num(f, p->index);
+		fputc('\t', f);
+		fputs(p->id, f);
+		fputc('\t', f);
+		put_field(f, tags);
+		fputc('\t', f);
 		put_field(f, p->title);
 		fputc('\t', f);
 		put_field(f, p->author);
-		fprintf(f, "\t%zu\t%zu\t%zu\n", p->files, p->insertions, p->deletions);
+		fputc('\t', f);
+		put_num(f, p->files);
+		fputc('\t', f);
+		put_num(f, p->insertions);
+		fputc('\t', f);
+		put_num(f, p->deletions);
+		fputc('\n', f);
 		free(tags);
 	}
 }
@@ -223,8 +252,11 @@ int cmd_stack(int argc, char **argv)
 		{ "repo", required_argument, NULL, 'r' }, { "base", required_argument, NULL, 'b' },
 		{ "head", required_argument, NULL, 'H' }, { "tag", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'f' }, { "help", no_argument, NULL, 'h' },
+		{ "mbox", required_argument, NULL, 'm' }, { "quilt", required_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *files = NULL;
+	enum stack_files_kind kind = STACK_FILES_MBOX;
 	struct stack_opts o = { 0 };
 	enum format fmt = FMT_TEXT;
 	unsigned mask = 0;
@@ -236,6 +268,8 @@ int cmd_stack(int argc, char **argv)
 		case 'r': o.repo = optarg; break;
 		case 'b': o.base = optarg; break;
 		case 'H': o.head = optarg; break;
+		case 'm': files = optarg; kind = STACK_FILES_MBOX; break;
+		case 'q': files = optarg; kind = STACK_FILES_QUILT; break;
 		case 't':
 			if (parse_tag_filter(optarg, &mask) < 0)
 				return EXIT_USAGE;
@@ -265,7 +299,18 @@ int cmd_stack(int argc, char **argv)
 
 	struct stack st;
 	struct kerr e;
-	if (stack_open(&st, &o, &e) < 0) {
+	struct patch_files bad;
+	bool malformed = false;
+	if (files) {
+		if (stack_open_files(&st, files, kind, o.base, o.repo, &bad, &e) < 0) {
+			warnx_("%s", e.msg);
+			return EXIT_USAGE;
+		}
+		/* malformed patches are listed, never dropped silently */
+		patch_files_print_malformed(&bad, stderr);
+		malformed = bad.nmalformed > 0;
+		patch_files_free(&bad);
+	} else if (stack_open(&st, &o, &e) < 0) {
 		warnx_("%s", e.msg);
 		return EXIT_USAGE;
 	}
@@ -293,5 +338,5 @@ int cmd_stack(int argc, char **argv)
 		warnx_("stack: cannot write the output");
 		return EXIT_FOUND;
 	}
-	return EXIT_OK;
+	return malformed ? EXIT_FOUND : EXIT_OK;
 }

@@ -1,9 +1,12 @@
 /* klang's entry point: dispatch to a batch subcommand or open the workbench. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmds.h"
 #include "core/util.h"
+#include "tui/config.h"
+#include "tui/keys.h"
 #include "tui/tui.h"
 
 static const struct {
@@ -28,7 +31,8 @@ static void usage(FILE *f)
 	      f);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
-	fputs("\nWithout a command, klang opens the workbench on the current repository.\n", f);
+	fputs("\nWithout a command, klang opens the workbench on the current repository.\n"
+	      "klang --dump-config prints the effective configuration.\n", f);
 }
 
 int main(int argc, char **argv)
@@ -36,6 +40,21 @@ int main(int argc, char **argv)
 	if (argc > 1) {
 		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 			usage(stdout);
+			return EXIT_OK;
+		}
+		if (!strcmp(argv[1], "--dump-config")) {
+			struct config c;
+			struct kerr e;
+			keys_init();
+			if (tui_config_load(&c, NULL, &e)) {
+				warnx_("%s", e.msg);
+				config_free(&c);
+				return EXIT_USAGE;
+			}
+			char *text = config_dump(&c);
+			fputs(text, stdout);
+			free(text);
+			config_free(&c);
 			return EXIT_OK;
 		}
 		if (!strcmp(argv[1], "--version")) {

@@ -307,14 +307,34 @@ void apply_result_free(struct apply_result *res)
 
 char *apply_branch_name(const struct series *s)
 {
-	const char *head = s->st->head_ref ? s->st->head_ref : "HEAD";
-	if (str_startswith(head, "refs/heads/"))
-		head += strlen("refs/heads/");
+	const char *name = s->ps && s->ps->name && *s->ps->name ? s->ps->name : NULL;
+	char *checked_out = NULL;
+	if (!name) {
+		name = s->st->head_ref ? s->st->head_ref : "HEAD";
+		if (str_startswith(name, "refs/heads/"))
+			name += strlen("refs/heads/");
+		git_reference *head;
+		if (!strcmp(name, "HEAD") && s->st->repo &&
+		    git_repository_head(&head, s->st->repo) == 0) {
+			if (git_reference_is_branch(head))
+				checked_out = xstrdup(git_reference_shorthand(head));
+			git_reference_free(head);
+		}
+		if (!strcmp(name, "HEAD"))
+			name = checked_out ? checked_out : "stack";
+	}
 	char b[32];
-	char *name = xasprintf("klang/%s-clang-%s", strcmp(head, "HEAD") ? head : "stack",
-			       clangver_str(&s->clang, b, sizeof(b)));
-	for (char *p = name; *p; p++)
-		if (*p == '~' || *p == '^' || *p == ':' || *p == ' ' || *p == '@' || *p == '\\')
-			*p = '-';
-	return name;
+	char *branch = xasprintf("klang/%s/clang-%s", name,
+				 clangver_str_short(&s->clang, b, sizeof(b)));
+	free(checked_out);
+	/* characters git refuses in a ref name, and '/' inside the name part */
+	size_t start = strlen("klang/"), end = strlen(branch) - strlen(b) - strlen("/clang-");
+	for (size_t i = 0; branch[i]; i++) {
+		char c = branch[i];
+		if (c == '~' || c == '^' || c == ':' || c == ' ' || c == '@' || c == '\\' ||
+		    c == '?' || c == '*' || c == '[' || (unsigned char)c < 32 ||
+		    (c == '/' && i >= start && i < end))
+			branch[i] = '-';
+	}
+	return branch;
 }

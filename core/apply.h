@@ -43,8 +43,10 @@ int apply_series(struct series *s, const char *branch, bool force, struct apply_
 void apply_describe_conflict(const struct series *s, const struct apply_result *res,
 			     struct strbuf *out);
 void apply_result_free(struct apply_result *res);
-/* A name to offer for the new branch: "klang/llvm_v4.9-clang-14.0.6" (the
- * head's name, or "stack" for HEAD). Caller frees. */
+/* A name to offer for the new branch: "klang/<patchset>/clang-<version>",
+ * e.g. "klang/v4.9/clang-14.0.6" (without a patchset, the head branch's
+ * name, the checked-out branch for HEAD, or "stack" when detached). Caller
+ * frees. */
 char *apply_branch_name(const struct series *s);
 
 /* A second handle on the series' repository whose object writes stay in

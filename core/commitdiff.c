@@ -1,9 +1,7 @@
-/* A commit against its first parent. The trees are compared by hand first,
- * skipping identical subtrees like git's tree diff does (libgit2's tree diff
- * walks every entry of both trees, which is 70,000 entries per commit in a
- * kernel tree); the changed blobs are then counted directly, or handed to
- * libgit2's diff, limited to the changed paths, when renames must be found
- * or the text of the diff is wanted. */
+/* A commit against its first parent. The changed paths come from treediff.c
+ * (identical subtrees skipped, as git does); the changed blobs are then
+ * counted directly, or handed to libgit2's diff, limited to those paths,
+ * when renames must be found or the text of the diff is wanted. */
 #include "core/commitdiff.h"
 
 #include <git2.h>
@@ -12,142 +10,25 @@
 #include <strings.h>
 
 #include "core/gitwrite.h"
+#include "core/objread.h"
+#include "core/treediff.h"
 
 #define BINARY_CHECK_BYTES 8000 /* git and libgit2: a NUL in these is binary */
 
-struct change {
-	char *path;
-	git_oid old_id, new_id;
-	unsigned old_mode, new_mode; /* 0 = absent (added / deleted) */
-};
-
-struct changes {
-	struct change *v;
-	size_t n, cap;
-	size_t added, deleted;
-};
-
-static void changes_free(struct changes *ch)
+/* The ids of a commit's tree and of its first parent's (NULL: a root). */
+static int commit_tree_ids(struct git_commit *c, git_oid *old, const git_oid **oldp, git_oid *new)
 {
-	for (size_t i = 0; i < ch->n; i++)
-		free(ch->v[i].path);
-	free(ch->v);
-}
-
-static void add_change(struct changes *ch, const struct strbuf *dir, const git_tree_entry *a,
-		       const git_tree_entry *b)
-{
-	const git_tree_entry *any = a ? a : b;
-	ALLOC_GROW(ch->v, ch->n + 1, ch->cap);
-	struct change *c = &ch->v[ch->n++];
-	memset(c, 0, sizeof(*c));
-	c->path = xasprintf("%s%s", sb_str(dir), git_tree_entry_name(any));
-	if (a) {
-		c->old_id = *git_tree_entry_id(a);
-		c->old_mode = git_tree_entry_filemode(a);
-	}
-	if (b) {
-		c->new_id = *git_tree_entry_id(b);
-		c->new_mode = git_tree_entry_filemode(b);
-	}
-	ch->added += !a;
-	ch->deleted += !b;
-}
-
-static bool is_tree(const git_tree_entry *t)
-{
-	return git_tree_entry_type(t) == GIT_OBJECT_TREE;
-}
-
-static int walk_trees(git_repository *r, const git_tree *a, const git_tree *b,
-		      struct strbuf *dir, struct changes *ch);
-
-/* One side of a pair is a tree: descend into it (the other side absent). */
-static int walk_entry_tree(git_repository *r, const git_tree_entry *a, const git_tree_entry *b,
-			   struct strbuf *dir, struct changes *ch)
-{
-	git_tree *ta = NULL, *tb = NULL;
-	size_t len = dir->len;
-	int rc = 0;
-	if (a && git_tree_lookup(&ta, r, git_tree_entry_id(a)) < 0)
-		return -1;
-	if (b && git_tree_lookup(&tb, r, git_tree_entry_id(b)) < 0) {
-		git_tree_free(ta);
-		return -1;
-	}
-	sb_adds(dir, git_tree_entry_name(a ? a : b));
-	sb_addc(dir, '/');
-	rc = walk_trees(r, ta, tb, dir, ch);
-	dir->len = len;
-	dir->buf[len] = '\0';
-	git_tree_free(ta);
-	git_tree_free(tb);
-	return rc;
-}
-
-/* Merge the two sorted entry lists; either tree may be NULL (empty). */
-static int walk_trees(git_repository *r, const git_tree *a, const git_tree *b,
-		      struct strbuf *dir, struct changes *ch)
-{
-	size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
-	size_t i = 0, j = 0;
-	while (i < na || j < nb) {
-		const git_tree_entry *ea = i < na ? git_tree_entry_byindex(a, i) : NULL;
-		const git_tree_entry *eb = j < nb ? git_tree_entry_byindex(b, j) : NULL;
-		int cmp = !ea ? 1 : !eb ? -1 : git_tree_entry_cmp(ea, eb);
-		if (cmp < 0)
-			eb = NULL, i++;
-		else if (cmp > 0)
-			ea = NULL, j++;
-		else {
-			i++, j++;
-			if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
-			    git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb))
-				continue;
-		}
-		/* git_tree_entry_cmp sorts a tree "x" as "x/": equal means same kind */
-		int rc = (ea && is_tree(ea)) || (eb && is_tree(eb)) ?
-				 walk_entry_tree(r, ea, eb, dir, ch) :
-				 (add_change(ch, dir, ea, eb), 0);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-static int commit_trees(struct git_commit *c, git_tree **old, git_tree **new)
-{
-	*old = *new = NULL;
-	if (git_commit_tree(new, c) < 0)
-		return -1;
+	git_commit *parent;
+	*new = *git_commit_tree_id(c);
+	*oldp = NULL;
 	if (git_commit_parentcount(c) == 0)
 		return 0;
-	git_commit *parent;
 	if (git_commit_parent(&parent, c, 0) < 0)
 		return -1;
-	int rc = git_commit_tree(old, parent);
+	*old = *git_commit_tree_id(parent);
+	*oldp = old;
 	git_commit_free(parent);
-	return rc;
-}
-
-static int lookup_trees(git_repository *r, const git_oid *old_id, const git_oid *new_id,
-			git_tree **old, git_tree **new)
-{
-	*old = *new = NULL;
-	if (git_tree_lookup(new, r, new_id) < 0)
-		return -1;
-	return old_id ? git_tree_lookup(old, r, old_id) : 0;
-}
-
-static int collect_changes(git_repository *r, git_tree *old, git_tree *new, struct changes *ch)
-{
-	struct strbuf dir = STRBUF_INIT;
-	memset(ch, 0, sizeof(*ch));
-	sb_grow(&dir, 256);
-	sb_reset(&dir);
-	int rc = walk_trees(r, old, new, &dir, ch);
-	sb_free(&dir);
-	return rc;
+	return 0;
 }
 
 enum rename_mode commitdiff_rename_mode(git_repository *r)
@@ -209,8 +90,10 @@ static const char *line_start(const char *begin, const char *end)
 }
 
 /* Strip the lines both texts start and end with, as xdiff does first. When
- * one side has nothing left the counts are the other side's lines, with no
- * diff to run (a patch that only adds or only removes code). */
+ * one side has nothing left the counts are the other side's lines, and when
+ * each side has one line left they differ (or they would have been
+ * stripped): no diff to run for a patch that only adds, only removes or
+ * changes one line, whatever the algorithm. */
 static bool counts_without_diff(const char *a, size_t an, const char *b, size_t bn,
 				struct diffstat *st)
 {
@@ -227,18 +110,39 @@ static bool counts_without_diff(const char *a, size_t an, const char *b, size_t 
 			break;
 		ae = la, be = lb;
 	}
-	if (a < ae && b < be)
+	size_t del = count_lines(a, (size_t)(ae - a)), ins = count_lines(b, (size_t)(be - b));
+	if (del && ins && (del > 1 || ins > 1))
 		return false;
-	st->deletions += count_lines(a, (size_t)(ae - a));
-	st->insertions += count_lines(b, (size_t)(be - b));
+	st->deletions += del;
+	st->insertions += ins;
 	return true;
 }
 
-/* Lines of one changed path, as --numstat counts them. */
-static int stat_change(git_repository *r, const struct change *c, struct diffstat *st)
+/* A blob's bytes; a missing side (added or deleted file) is empty. */
+static int read_blob(struct objread *o, unsigned mode, const git_oid *id, const char **data,
+		     size_t *len)
 {
-	git_blob *ob = NULL, *nb = NULL;
-	int rc = 0;
+	git_object_t type;
+	*data = NULL;
+	*len = 0;
+	if (!mode)
+		return 0;
+	if (objread_read(o, id, &type, data, len) < 0)
+		return -1;
+	if (type == GIT_OBJECT_BLOB)
+		return 0;
+	objread_release(o, *data);
+	*data = NULL;
+	git_error_set_str(GIT_ERROR_OBJECT, "not a blob");
+	return -1;
+}
+
+/* Lines of one changed path, as --numstat counts them. */
+static int stat_change(struct objread *o, const struct change *c, struct diffstat *st)
+{
+	const char *os = NULL, *ns = NULL;
+	size_t on, nn;
+	int rc;
 	st->files++;
 	/* a submodule is one line, "Subproject commit <id>" */
 	if (c->old_mode == GIT_FILEMODE_COMMIT || c->new_mode == GIT_FILEMODE_COMMIT) {
@@ -246,32 +150,29 @@ static int stat_change(git_repository *r, const struct change *c, struct diffsta
 		st->insertions += c->new_mode != 0;
 		return 0;
 	}
-	if (c->old_mode && (rc = git_blob_lookup(&ob, r, &c->old_id)) < 0)
+	if ((rc = read_blob(o, c->old_mode, &c->old_id, &os, &on)) < 0 ||
+	    (rc = read_blob(o, c->new_mode, &c->new_id, &ns, &nn)) < 0)
 		goto out;
-	if (c->new_mode && (rc = git_blob_lookup(&nb, r, &c->new_id)) < 0)
+	const char *a = os ? os : "", *b = ns ? ns : "";
+	if (is_binary(a, on) || is_binary(b, nn) || counts_without_diff(a, on, b, nn, st))
 		goto out;
-	const char *os = ob ? git_blob_rawcontent(ob) : "", *ns = nb ? git_blob_rawcontent(nb) : "";
-	size_t on = ob ? (size_t)git_blob_rawsize(ob) : 0, nn = nb ? (size_t)git_blob_rawsize(nb) : 0;
-	if (is_binary(os, on) || is_binary(ns, nn) || counts_without_diff(os, on, ns, nn, st))
-		goto out;
-	git_diff_options o = GIT_DIFF_OPTIONS_INIT;
-	o.context_lines = 0;
-	o.flags = GIT_DIFF_FORCE_TEXT;
-	/* empty paths: no .gitattributes lookups (a dozen system calls a file);
-	 * blobs, not buffers: buffers would be hashed again */
-	rc = git_diff_blobs(ob, "", nb, "", &o, NULL, NULL, count_hunk, NULL, st);
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	opts.context_lines = 0;
+	opts.flags = GIT_DIFF_FORCE_TEXT;
+	rc = git_diff_buffers(a, on, NULL, b, nn, NULL, &opts, NULL, NULL, count_hunk, NULL, st);
 out:
-	git_blob_free(ob);
-	git_blob_free(nb);
+	objread_release(o, os);
+	objread_release(o, ns);
 	return rc;
 }
 
 /* libgit2's diff of the two trees, limited to the changed paths (so it does
  * not walk the whole tree), with renames found as git would. */
-static int libgit2_diff(git_repository *r, git_tree *old, git_tree *new, const struct changes *ch,
-			enum rename_mode rn, git_diff **out)
+static int libgit2_diff(git_repository *r, const git_oid *old_id, const git_oid *new_id,
+			const struct changes *ch, enum rename_mode rn, git_diff **out)
 {
 	git_diff_options o = GIT_DIFF_OPTIONS_INIT;
+	git_tree *old = NULL, *new = NULL;
 	char **paths = xcalloc(ch->n, sizeof(char *));
 	for (size_t i = 0; i < ch->n; i++)
 		paths[i] = ch->v[i].path;
@@ -279,10 +180,12 @@ static int libgit2_diff(git_repository *r, git_tree *old, git_tree *new, const s
 	o.pathspec.count = ch->n;
 	o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
 	*out = NULL;
-	int rc = ch->n ? git_diff_tree_to_tree(out, r, old, new, &o) : 0;
+	int rc = git_tree_lookup(&new, r, new_id);
+	if (rc == 0 && old_id)
+		rc = git_tree_lookup(&old, r, old_id);
+	if (rc == 0) /* no change: an empty diff of the tree with itself */
+		rc = git_diff_tree_to_tree(out, r, ch->n ? old : new, new, &o);
 	free(paths);
-	if (rc == 0 && !ch->n)
-		rc = git_diff_tree_to_tree(out, r, old, old, &o); /* an empty diff */
 	if (rc == 0 && rn != RENAMES_OFF && ch->added && (ch->deleted || rn == RENAMES_COPIES)) {
 		git_diff_find_options fo = GIT_DIFF_FIND_OPTIONS_INIT;
 		fo.flags = GIT_DIFF_FIND_RENAMES | (rn == RENAMES_COPIES ? GIT_DIFF_FIND_COPIES : 0);
@@ -292,14 +195,17 @@ static int libgit2_diff(git_repository *r, git_tree *old, git_tree *new, const s
 		git_diff_free(*out);
 		*out = NULL;
 	}
+	git_tree_free(old);
+	git_tree_free(new);
 	return rc;
 }
 
-static int stat_trees(git_repository *r, git_tree *old, git_tree *new, enum rename_mode rn,
-		      struct diffstat *out)
+static int stat_trees(git_repository *r, struct objread *o, const git_oid *old,
+		      const git_oid *new, enum rename_mode rn, struct diffstat *out)
 {
 	struct changes ch;
-	int rc = collect_changes(r, old, new, &ch);
+	int rc = tree_changes(o, old, new, &ch);
+	memset(out, 0, sizeof(*out));
 	/* only added and deleted files can pair up as renames */
 	if (rc == 0 && rn != RENAMES_OFF && ch.added && ch.deleted) {
 		git_diff *d = NULL;
@@ -316,55 +222,46 @@ static int stat_trees(git_repository *r, git_tree *old, git_tree *new, enum rena
 		git_diff_free(d);
 	} else {
 		for (size_t i = 0; rc == 0 && i < ch.n; i++)
-			rc = stat_change(r, &ch.v[i], out);
+			rc = stat_change(o, &ch.v[i], out);
 	}
 	changes_free(&ch);
 	return rc;
 }
 
-int commitdiff_stat_trees(git_repository *r, const git_oid *old_id, const git_oid *new_id,
-			  enum rename_mode rn, struct diffstat *out, struct kerr *e)
+int commitdiff_stat_trees(git_repository *r, struct objread *o, const git_oid *old_id,
+			  const git_oid *new_id, enum rename_mode rn, struct diffstat *out,
+			  struct kerr *e)
 {
-	git_tree *old, *new;
-	memset(out, 0, sizeof(*out));
-	int rc = lookup_trees(r, old_id, new_id, &old, &new);
-	if (rc == 0)
-		rc = stat_trees(r, old, new, rn, out);
-	if (rc < 0)
-		kerr_set(e, "tree %s: cannot compute the diff: %s", git_oid_tostr_s(new_id),
-			 gw_strerror());
-	git_tree_free(old);
-	git_tree_free(new);
-	return rc < 0 ? -1 : 0;
+	if (stat_trees(r, o, old_id, new_id, rn, out) == 0)
+		return 0;
+	return kerr_set(e, "tree %s: cannot compute the diff: %s", git_oid_tostr_s(new_id),
+			gw_strerror());
 }
 
-int commitdiff_stat(git_repository *r, struct git_commit *c, enum rename_mode rn,
-		    struct diffstat *out, struct kerr *e)
+int commitdiff_stat(git_repository *r, struct objread *o, struct git_commit *c,
+		    enum rename_mode rn, struct diffstat *out, struct kerr *e)
 {
-	git_tree *old, *new;
+	git_oid old, new;
+	const git_oid *oldp;
 	memset(out, 0, sizeof(*out));
-	int rc = commit_trees(c, &old, &new);
-	if (rc == 0)
-		rc = stat_trees(r, old, new, rn, out);
-	if (rc < 0)
-		kerr_set(e, "%s: cannot compute the diff: %s", git_oid_tostr_s(git_commit_id(c)),
-			 gw_strerror());
-	git_tree_free(old);
-	git_tree_free(new);
-	return rc < 0 ? -1 : 0;
+	if (commit_tree_ids(c, &old, &oldp, &new) == 0 &&
+	    stat_trees(r, o, oldp, &new, rn, out) == 0)
+		return 0;
+	return kerr_set(e, "%s: cannot compute the diff: %s", git_oid_tostr_s(git_commit_id(c)),
+			gw_strerror());
 }
 
-char *commitdiff_text(git_repository *r, struct git_commit *c, enum rename_mode rn,
-		      struct kerr *e)
+char *commitdiff_text(git_repository *r, struct objread *o, struct git_commit *c,
+		      enum rename_mode rn, struct kerr *e)
 {
-	git_tree *old = NULL, *new = NULL;
+	git_oid old, new;
+	const git_oid *oldp;
 	git_diff *d = NULL;
 	git_buf buf = GIT_BUF_INIT;
-	struct changes ch;
+	struct changes ch = { 0 };
 	char *text = NULL;
-	memset(&ch, 0, sizeof(ch));
-	if (commit_trees(c, &old, &new) == 0 && collect_changes(r, old, new, &ch) == 0 &&
-	    libgit2_diff(r, old, new, &ch, rn, &d) == 0 &&
+	if (commit_tree_ids(c, &old, &oldp, &new) == 0 && tree_changes(o, oldp, &new, &ch) == 0 &&
+	    libgit2_diff(r, oldp, &new, &ch, rn, &d) == 0 &&
 	    git_diff_to_buf(&buf, d, GIT_DIFF_FORMAT_PATCH) == 0)
 		text = xstrndup(buf.ptr ? buf.ptr : "", buf.size);
 	else
@@ -373,8 +270,6 @@ char *commitdiff_text(git_repository *r, struct git_commit *c, enum rename_mode 
 	git_buf_dispose(&buf);
 	git_diff_free(d);
 	changes_free(&ch);
-	git_tree_free(old);
-	git_tree_free(new);
 	return text;
 }
 

@@ -1,13 +1,15 @@
 /* The patch stack: base..head walked with libgit2, first parent only, oldest
  * first (what `git log --reverse --first-parent base..head` lists). Loading
- * reads commits only; diff statistics are computed per patch on demand, or
- * for the whole stack on several threads. */
+ * reads each commit once; diff statistics are computed per patch on demand,
+ * or for the whole stack by one worker process per CPU. */
 #include "core/stack.h"
 
 #include <errno.h>
 #include <git2.h>
 #include <iconv.h>
 #include <limits.h>
+#include <stdint.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +18,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/basetag.h"
 #include "core/commitdiff.h"
 #include "core/gitwrite.h"
+#include "core/objread.h"
 
 /* Text from a commit with an `encoding` header other than UTF-8 is converted,
  * as git log does; NULL when it is UTF-8 already or cannot be converted. */
@@ -106,26 +110,6 @@ static int resolve(git_repository *r, const char *rev, git_commit **out)
 	return rc;
 }
 
-/* The nearest v* tag reachable from head, as `git describe --tags --match
- * 'v*' --abbrev=0` finds it. */
-static char *default_base(git_commit *head)
-{
-	git_describe_options o = GIT_DESCRIBE_OPTIONS_INIT;
-	git_describe_format_options fo = GIT_DESCRIBE_FORMAT_OPTIONS_INIT;
-	git_describe_result *res = NULL;
-	git_buf buf = GIT_BUF_INIT;
-	char *name = NULL;
-	o.describe_strategy = GIT_DESCRIBE_TAGS;
-	o.pattern = "v*";
-	fo.abbreviated_size = 0;
-	if (git_describe_commit(&res, (git_object *)head, &o) == 0 &&
-	    git_describe_format(&buf, res, &fo) == 0)
-		name = xstrdup(buf.ptr);
-	git_buf_dispose(&buf);
-	git_describe_result_free(res);
-	return name;
-}
-
 static char *repo_display_path(git_repository *r)
 {
 	const char *p = git_repository_workdir(r);
@@ -150,27 +134,51 @@ static int open_repo(struct stack *st, const char *path, struct kerr *e)
 }
 
 /* The usual case, base on head's first-parent line: follow first parents
- * from head down to base, reading each commit once. 1 when base is not met
- * before the line gets older than base by a day (or ends): the caller then
- * walks the general way. */
+ * from head down to base (or, with no base given, to the first commit a v*
+ * tag names), reading each commit once. 1 when the stop is not met: the line
+ * ends, gets older than base by a day, or runs longer than any stack; the
+ * caller then walks the general way. */
 #define WALK_SLACK (24 * 3600)
+#define WALK_MAX_TO_TAG 200000
 
-static int walk_line(struct stack *st, const git_oid *base, const git_oid *head)
+struct line_walk {
+	const git_oid *base;       /* stop at base, or */
+	const struct tagset *tags; /* at the first commit a tag names */
+	git_oid stop;              /* where it stopped */
+	git_oid *sides;            /* merges passed: first parent, other parent */
+	size_t nsides, cap;
+};
+
+static bool walk_stops(const struct line_walk *lw, const git_oid *id)
+{
+	return lw->base ? git_oid_equal(id, lw->base) : tagset_name(lw->tags, id, NULL) != NULL;
+}
+
+static int walk_line(struct stack *st, const git_oid *head, struct line_walk *lw)
 {
 	git_commit *c = NULL, *b = NULL;
+	git_time_t limit = INT64_MIN;
 	int rc = 1;
-	if (git_commit_lookup(&b, st->repo, base) < 0 || git_commit_lookup(&c, st->repo, head) < 0)
+	if (lw->base && git_commit_lookup(&b, st->repo, lw->base) == 0)
+		limit = git_commit_time(b) - WALK_SLACK;
+	if ((lw->base && !b) || git_commit_lookup(&c, st->repo, head) < 0)
 		goto out;
-	git_time_t limit = git_commit_time(b) - WALK_SLACK;
-	while (!git_oid_equal(git_commit_id(c), base)) {
+	while (!walk_stops(lw, git_commit_id(c))) {
 		git_commit *parent;
-		if (git_commit_parentcount(c) == 0 || git_commit_time(c) < limit ||
+		unsigned n = git_commit_parentcount(c);
+		if (n == 0 || git_commit_time(c) < limit || st->npatches >= WALK_MAX_TO_TAG ||
 		    git_commit_parent(&parent, c, 0) < 0)
 			goto out;
+		for (unsigned i = 1; i < n; i++) {
+			ALLOC_GROW(lw->sides, lw->nsides + 2, lw->cap);
+			lw->sides[lw->nsides++] = *git_commit_parent_id(c, 0);
+			lw->sides[lw->nsides++] = *git_commit_parent_id(c, i);
+		}
 		fill_patch(st, new_patch(st), c, parent);
 		git_commit_free(c);
 		c = parent;
 	}
+	lw->stop = *git_commit_id(c);
 	rc = 0;
 out:
 	git_commit_free(b);
@@ -178,6 +186,32 @@ out:
 	if (rc)
 		drop_patches(st);
 	return rc;
+}
+
+/* No base given: walk down to the first v*-tagged commit of the line; it is
+ * the base when no branch merged on the way brings a v* tag of its own (what
+ * a merge brings is what its other parent reaches and its first parent does
+ * not); then git describe would say the same. Otherwise (patches dropped)
+ * libgit2's describe names the base. */
+static char *walk_to_tag(struct stack *st, git_commit *head)
+{
+	struct tagset *tags = tagset_load(st->repo, "v*");
+	struct line_walk lw = { .tags = tags };
+	const char *name = NULL;
+	size_t count = 0;
+	if (walk_line(st, git_commit_id(head), &lw) == 0)
+		name = tagset_name(tags, &lw.stop, &count);
+	bool nearest = name && count == 1;
+	for (size_t i = 0; nearest && i < lw.nsides; i += 2)
+		nearest = tagset_none_above(st->repo, tags, &lw.sides[i + 1], 1, &lw.sides[i]);
+	char *base = NULL;
+	if (nearest)
+		base = xstrdup(name);
+	else
+		drop_patches(st);
+	free(lw.sides);
+	tagset_free(tags);
+	return base;
 }
 
 /* git's base..head with --first-parent: libgit2's revision walk. */
@@ -235,18 +269,25 @@ static bool is_ancestor(struct stack *st, const git_oid *base, const git_oid *he
 	return git_graph_descendant_of(st->repo, head, base) == 1;
 }
 
+#define LIBGIT2_COMMIT_CACHE ((size_t)4096) /* libgit2's default limit */
+
 static int open_range(struct stack *st, const struct stack_opts *o, struct kerr *e)
 {
 	git_commit *head = NULL, *base = NULL;
+	bool walked = false;
 	int rc = -1;
+	/* each commit is read once: caching them would only cost time */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0);
 	st->head_ref = xstrdup(o->head ? o->head : "HEAD");
 	if (resolve(st->repo, st->head_ref, &head) < 0) {
 		kerr_set(e, "head '%s' not found in %s", st->head_ref, st->repo_path);
 		goto out;
 	}
-	if (o->base) {
+	if (o->base)
 		st->base_ref = xstrdup(o->base);
-	} else if (!(st->base_ref = default_base(head))) {
+	else if ((st->base_ref = walk_to_tag(st, head)))
+		walked = true;
+	else if (!(st->base_ref = describe_tag(head, "v*"))) {
 		kerr_set(e, "no v* tag reachable from %s in %s; give --base", st->head_ref,
 			 st->repo_path);
 		goto out;
@@ -258,7 +299,9 @@ static int open_range(struct stack *st, const struct stack_opts *o, struct kerr 
 	const git_oid *hid = git_commit_id(head), *bid = git_commit_id(base);
 	git_oid_tostr(st->head_id, sizeof(st->head_id), hid);
 	git_oid_tostr(st->base_id, sizeof(st->base_id), bid);
-	bool on_line = walk_line(st, bid, hid) == 0;
+	struct line_walk lw = { .base = bid };
+	bool on_line = walked || walk_line(st, hid, &lw) == 0;
+	free(lw.sides);
 	if (!on_line && walk_general(st, bid, hid, e) < 0)
 		goto out;
 	number_patches(st);
@@ -269,6 +312,7 @@ static int open_range(struct stack *st, const struct stack_opts *o, struct kerr 
 	}
 	rc = 0;
 out:
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, LIBGIT2_COMMIT_CACHE);
 	git_commit_free(head);
 	git_commit_free(base);
 	return rc;
@@ -279,8 +323,13 @@ int stack_open(struct stack *st, const struct stack_opts *o, struct kerr *e)
 	memset(st, 0, sizeof(*st));
 	gw_libinit();
 	/* git does not hash every object it reads; libgit2 does by default, and
-	 * that is a third of the time of computing a stack's statistics */
+	 * that is a quarter of the time of computing a stack's statistics */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/* keep blobs and big trees in libgit2's object cache (by default it keeps
+	 * no blob and no tree over 4 KiB): a patch's old blob is usually the
+	 * new blob of an earlier patch, and kernel directories are big trees */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_BLOB, (size_t)128 << 10);
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)256 << 10);
 	st->extra_tag_names = o->extra_tags;
 	st->nextra_tag_names = o->nextra_tags;
 	if (open_repo(st, o->repo ? o->repo : ".", e) < 0 || open_range(st, o, e) < 0)
@@ -294,7 +343,8 @@ fail:
 	return -1;
 }
 
-static int load_stats(git_repository *r, int renames, struct patch *p, struct kerr *e)
+static int load_stats(git_repository *r, struct objread *o, int renames, struct patch *p,
+		      struct kerr *e)
 {
 	struct diffstat ds;
 	git_commit *c;
@@ -306,13 +356,13 @@ static int load_stats(git_repository *r, int renames, struct patch *p, struct ke
 		git_oid old, new;
 		memcpy(old.id, p->parent_tree_oid, sizeof(old.id));
 		memcpy(new.id, p->tree_oid, sizeof(new.id));
-		if (commitdiff_stat_trees(r, p->root ? NULL : &old, &new, (enum rename_mode)renames,
-					  &ds, e) < 0)
+		if (commitdiff_stat_trees(r, o, p->root ? NULL : &old, &new,
+					  (enum rename_mode)renames, &ds, e) < 0)
 			return -1;
 	} else {
 		if (lookup_patch_commit(r, p, &c) < 0)
 			return kerr_set(e, "commit %s not found: %s", p->id, gw_strerror());
-		int rc = commitdiff_stat(r, c, (enum rename_mode)renames, &ds, e);
+		int rc = commitdiff_stat(r, o, c, (enum rename_mode)renames, &ds, e);
 		git_commit_free(c);
 		if (rc < 0)
 			return -1;
@@ -326,7 +376,9 @@ static int load_stats(git_repository *r, int renames, struct patch *p, struct ke
 
 int stack_load_stats(struct stack *st, struct patch *p, struct kerr *e)
 {
-	return load_stats(st->repo, st->renames, p, e);
+	if (st->repo && !st->reader)
+		st->reader = objread_new(st->repo);
+	return load_stats(st->repo, st->reader, st->renames, p, e);
 }
 
 /* Statistics of a big stack are computed by worker processes, each on a
@@ -346,12 +398,15 @@ struct stats_slot {
 struct stats_shared {
 	struct kerr err[STATS_MAX_WORKERS];
 	int failed[STATS_MAX_WORKERS];
+	int done[STATS_MAX_WORKERS]; /* set last: the slots are filled */
 	struct stats_slot slot[]; /* one per patch */
 };
 
 static size_t stats_workers(size_t npatches)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	long cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+								 : sysconf(_SC_NPROCESSORS_ONLN);
 	size_t n = cpus > 0 ? (size_t)cpus : 1;
 	if (n > STATS_MAX_WORKERS)
 		n = STATS_MAX_WORKERS;
@@ -368,9 +423,16 @@ static int stats_slice(struct stack *st, size_t from, size_t to, struct kerr *e)
 	return 0;
 }
 
-static void stats_child(struct stack *st, struct stats_shared *sh, size_t w, size_t from,
-			size_t to)
+/* The workers share git's 96 MiB budget for cached objects. */
+static size_t worker_budget(size_t workers)
 {
+	return workers > 6 ? (size_t)16 << 20 : ((size_t)96 << 20) / workers;
+}
+
+static void stats_child(struct stack *st, struct stats_shared *sh, size_t w, size_t from,
+			size_t to, size_t workers)
+{
+	objread_limit(st->reader, worker_budget(workers));
 	if (stats_slice(st, from, to, &sh->err[w]) < 0) {
 		sh->failed[w] = 1;
 		_exit(1);
@@ -378,6 +440,7 @@ static void stats_child(struct stack *st, struct stats_shared *sh, size_t w, siz
 	for (size_t i = from; i < to; i++)
 		sh->slot[i] = (struct stats_slot){ st->patches[i].files, st->patches[i].insertions,
 						   st->patches[i].deletions };
+	__atomic_store_n(&sh->done[w], 1, __ATOMIC_RELEASE);
 	_exit(0);
 }
 
@@ -390,6 +453,8 @@ int stack_load_all_stats(struct stack *st, struct kerr *e)
 	pid_t pids[STATS_MAX_WORKERS];
 	int rc = 0;
 
+	if (st->repo && !st->reader) /* before the fork: the workers share its maps */
+		st->reader = objread_new(st->repo);
 	if (n > 1)
 		sh = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
@@ -404,22 +469,29 @@ int stack_load_all_stats(struct stack *st, struct kerr *e)
 		if (pid == 0)
 			stats_child(st, sh, started, started * per,
 				    (started + 1) * per < st->npatches ? (started + 1) * per
-								       : st->npatches);
+								       : st->npatches,
+				    n);
 		pids[started] = pid;
 	}
 	/* slices whose child could not start are done here */
 	size_t mine = started * per < st->npatches ? started * per : st->npatches;
+	objread_limit(st->reader, worker_budget(n));
 	rc = stats_slice(st, 0, per < mine ? per : mine, e);
 	if (rc == 0)
 		rc = stats_slice(st, mine, st->npatches, e);
+	objread_limit(st->reader, worker_budget(1));
 	for (size_t w = 1; w < started; w++) {
-		int status;
-		while (waitpid(pids[w], &status, 0) < 0 && errno == EINTR)
+		int status = 0;
+		pid_t got;
+		while ((got = waitpid(pids[w], &status, 0)) < 0 && errno == EINTR)
 			;
+		/* got < 0: someone else reaped it (a SIGCHLD handler); its flags tell */
+		bool ok = __atomic_load_n(&sh->done[w], __ATOMIC_ACQUIRE) &&
+			  (got < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
 		if (rc == 0 && sh->failed[w]) {
 			*e = sh->err[w];
 			rc = -1;
-		} else if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		} else if (rc == 0 && !ok) {
 			rc = kerr_set(e, "%s: a statistics worker died", st->repo_path);
 		}
 		size_t to = (w + 1) * per < mine ? (w + 1) * per : mine;
@@ -459,7 +531,9 @@ char *stack_patch_diff(struct stack *st, const struct patch *p, struct kerr *e)
 		kerr_set(e, "commit %s not found: %s", p->id, gw_strerror());
 		return NULL;
 	}
-	char *text = commitdiff_text(st->repo, c, (enum rename_mode)st->renames, e);
+	if (!st->reader)
+		st->reader = objread_new(st->repo);
+	char *text = commitdiff_text(st->repo, st->reader, c, (enum rename_mode)st->renames, e);
 	git_commit_free(c);
 	return text;
 }
@@ -472,6 +546,7 @@ void stack_free(struct stack *st)
 	free(st->repo_path);
 	free(st->base_ref);
 	free(st->head_ref);
+	objread_free(st->reader);
 	git_repository_free(st->repo);
 	memset(st, 0, sizeof(*st));
 }

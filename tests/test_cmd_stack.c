@@ -3,11 +3,13 @@
  * tests/stack-expect.awk from git's own output), and text, json, --tag and
  * errors behave as DESIGN.md says. */
 #include <CUnit/CUnit.h>
+#include <git2.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gitwrite.h"
 #include "core/util.h"
 #include "tests/helpers.h"
 #include "tests/stackrepo.h"
@@ -125,6 +127,37 @@ static void test_json(void)
 	free(out);
 }
 
+/* Latin-1 bytes with no encoding header: the JSON stays valid UTF-8. */
+static void test_json_bad_utf8(void)
+{
+	char *dir = test_tmpdir(), *out;
+	struct git_repository *r;
+	struct kerr e;
+	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &r, &e), 0);
+	struct gw_commit c = { .ref = "refs/heads/main", .message = "v1\n" };
+	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c, NULL, &e), 0);
+	CU_ASSERT_EQUAL(gw_tag(r, "v1", "main", &e), 0);
+	struct gw_commit c2 = { .ref = "refs/heads/main", .message = "HACK: caf\xe9\n",
+				.author = "Jos\xe9" };
+	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c2, NULL, &e), 0);
+	git_repository_free(r);
+	CU_ASSERT_EQUAL(klang_stack(dir, "--head main --format json", &out, NULL), 0);
+	json_error_t je;
+	json_t *a = json_loads(out, 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	json_t *p = json_array_get(a, 0);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "author")), "Jos\xef\xbf\xbd");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "title")), "caf\xef\xbf\xbd");
+	json_decref(a);
+	free(out);
+	/* TSV passes the bytes through, as git log does */
+	CU_ASSERT_EQUAL(klang_stack(dir, "--head main --format tsv", &out, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tHACK\tcaf\xe9\tJos\xe9\t0\t0\t0\n"));
+	free(out);
+	test_rmdir(dir);
+	free(dir);
+}
+
 static void test_text(void)
 {
 	char *out;
@@ -198,6 +231,31 @@ static void test_errors_and_help(void)
 	free(out), free(err);
 }
 
+/* A stack read from files: a real ClangBuiltLinux mbox and a quilt series
+ * with a missing and a reversed patch (listed, exit 1). */
+static void test_files(void)
+{
+	char *mbox = xasprintf("%s/tests/fixtures/patches/cbl-ci2__mainline.mbox", test_src_dir());
+	char *quilt = xasprintf("%s/tests/fixtures/patches/quilt", test_src_dir());
+	char *cmd = xasprintf("'%s' stack --mbox '%s' --format tsv", test_klang_bin(), mbox);
+	char *out = NULL, *err = NULL;
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tHACK\tblock: Disable BLK_DEV_NBD with clang <= 13\t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tFROMGIT\tIB/qib: Fix clang confusion"));
+	free(cmd);
+	free(out);
+	free(err);
+	cmd = xasprintf("'%s' stack --quilt '%s' --format tsv", test_klang_bin(), quilt);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tBACKPORT,FROMLIST\tpwm: Add support for different PWM output types\t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "series:11: no-such.patch"));
+	free(cmd);
+	free(out);
+	free(err);
+	free(mbox);
+	free(quilt);
+}
+
 void suite_cmd_stack(void)
 {
 	CU_pSuite s = CU_add_suite("cmd_stack", setup, teardown);
@@ -205,7 +263,9 @@ void suite_cmd_stack(void)
 	CU_add_test(s, "tsv rows", test_tsv_rows);
 	CU_add_test(s, "tsv is what git log implies (2,000 patches)", test_tsv_generated);
 	CU_add_test(s, "json", test_json);
+	CU_add_test(s, "json from bad UTF-8", test_json_bad_utf8);
 	CU_add_test(s, "text", test_text);
 	CU_add_test(s, "--tag", test_tag_filter);
 	CU_add_test(s, "errors and --help", test_errors_and_help);
+	CU_add_test(s, "--mbox and --quilt", test_files);
 }

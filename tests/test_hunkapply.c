@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/objread.h"
 #include "core/commitdiff.h"
 #include "core/gitwrite.h"
 #include "core/stackfiles.h"
@@ -78,7 +79,9 @@ static void test_moved_hunks(void)
 	git_commit *pc;
 	git_oid_fromstr(&oid, patched);
 	CU_ASSERT_EQUAL_FATAL(git_commit_lookup(&pc, r, &oid), 0);
-	char *diff = commitdiff_text(r, pc, RENAMES_ON, &e);
+	struct objread *rd = objread_new(r);
+	char *diff = commitdiff_text(r, rd, pc, RENAMES_ON, &e);
+	objread_free(rd);
 	git_commit_free(pc);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(diff);
 	CU_ASSERT_PTR_NOT_NULL(strstr(diff, "rename from old.h"));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/objread.h"
 #include "core/commitdiff.h"
 #include "core/gitwrite.h"
 #include "core/quilt.h"
@@ -154,7 +155,9 @@ static char *commit_diff(git_repository *r, const char *id)
 	struct kerr e;
 	git_oid_fromstr(&oid, id);
 	CU_ASSERT_EQUAL_FATAL(git_commit_lookup(&c, r, &oid), 0);
-	char *diff = commitdiff_text(r, c, RENAMES_ON, &e);
+	struct objread *rd = objread_new(r);
+	char *diff = commitdiff_text(r, rd, c, RENAMES_ON, &e);
+	objread_free(rd);
 	git_commit_free(c);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(diff);
 	return diff;

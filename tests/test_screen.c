@@ -10,9 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "core/demo.h"
 #include "core/gitwrite.h"
 #include "tests/helpers.h"
+#include "tests/diagtest.h"
+#include "tests/series_repo.h"
 
 static char *repo_dir, *empty_dir, *work_dir, *patchset_arg;
 
@@ -86,6 +90,8 @@ static int make_empty(const char *dir)
 	return rc ? -1 : 0;
 }
 
+static int make_fake_clangs(const char *dir);
+
 static int setup(void)
 {
 	gw_libinit();
@@ -101,7 +107,7 @@ static int setup(void)
 	patchset_arg = xasprintf("--patchset '%s'", ps);
 	free(text);
 	free(ps);
-	return rc || make_repo(repo_dir) || make_empty(empty_dir);
+	return rc || make_repo(repo_dir) || make_empty(empty_dir) || make_fake_clangs(top);
 }
 
 static int teardown(void)
@@ -114,15 +120,18 @@ static int teardown(void)
 	return 0;
 }
 
-/* Run klang headless with a pinned environment; returns its exit status. */
+/* Run klang headless with a pinned environment; returns its exit status.
+ * A fake clang 14.0.6 comes first on PATH so that the series column reads
+ * the same on every machine. */
 static int run_klang(const char *script, const char *repo, const char *args, const char *env,
 		     const char *outdir, char **err)
 {
 	char *repo_arg = repo ? xasprintf("--repo '%s'", repo) : xstrdup("");
 	char *cmd = xasprintf("cd '%s' && env -u NO_COLOR -u LC_ALL -u LINES -u COLUMNS "
 			      "-u KLANG_DATADIR TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
-			      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' %s '%s' %s %s",
-			      outdir, outdir, script, env ? env : "", test_klang_bin(), repo_arg,
+			      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' CC=clang PATH='%s/bin':\"$PATH\" "
+			      "%s '%s' %s %s",
+			      outdir, outdir, script, work_dir, env ? env : "", test_klang_bin(), repo_arg,
 			      args ? args : "");
 	free(repo_arg);
 	int rc = test_run(cmd, NULL, err);
@@ -358,6 +367,297 @@ static void test_errors(void)
 	free(dir);
 }
 
+/* Fake clangs printing what real ones print: `clang` and `clang-14` (Debian
+ * 14.0.6), `clang-9`, `clang-19` (Ubuntu), in DIR/bin. */
+static int make_fake_clangs(const char *dir)
+{
+	static const struct {
+		const char *name, *out;
+	} fakes[] = {
+		{ "clang", "Debian clang version 14.0.6\nTarget: x86_64-pc-linux-gnu\n" },
+		{ "clang-14", "Debian clang version 14.0.6\nTarget: x86_64-pc-linux-gnu\n" },
+		{ "clang-9", "clang version 9.0.1 \nTarget: x86_64-pc-linux-gnu\n" },
+		{ "clang-19", "Ubuntu clang version 19.1.1 (1ubuntu1)\nTarget: x86_64-pc-linux-gnu\n" },
+	};
+	struct kerr e;
+	char *bin = xasprintf("%s/bin", dir);
+	int rc = mkdir_p(bin, &e);
+	for (size_t i = 0; i < ARRAY_SIZE(fakes) && rc == 0; i++) {
+		char *path = xasprintf("%s/%s", bin, fakes[i].name);
+		char *text = xasprintf("#!/bin/sh\nprintf '%s'\n", fakes[i].out);
+		rc = write_file_atomic(path, text, strlen(text), &e) || chmod(path, 0755);
+		free(text);
+		free(path);
+	}
+	free(bin);
+	return rc ? -1 : 0;
+}
+
+/* The environment of the series tests: only the fake clangs on PATH, and
+ * HOME where they are (the picker shows them as ~/bin/...). */
+static char *series_env(const char *extra)
+{
+	return xasprintf("HOME='%s' PATH='%s/bin' %s", work_dir, work_dir, extra ? extra : "");
+}
+
+static char *git_out(const char *repo, const char *args)
+{
+	char *cmd = xasprintf("git -C '%s' %s", repo, args), *out = NULL;
+	if (test_run(cmd, &out, NULL) != 0) {
+		free(out);
+		out = NULL;
+	}
+	free(cmd);
+	return out;
+}
+
+static size_t count_files(const char *dir, const char *suffix)
+{
+	DIR *d = opendir(dir);
+	size_t n = 0;
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name), sl = strlen(suffix);
+		n += l > sl && !strcmp(de->d_name + l - sl, suffix);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Keep/drop for the detected clang, a manual override, the Clang picker
+ * (try 5, type 9), clearing the override, "fixed in", then apply and
+ * export: the new branch holds the kept patches and HEAD stays where it
+ * was. */
+static void test_series_view(void)
+{
+	struct series_repo r;
+	CU_ASSERT_EQUAL_FATAL(series_repo_make(&r), 0);
+	char *args = xasprintf("--patchset '%s'", r.patchset), *env = series_env(NULL);
+	char *head_before = git_out(r.repo, "rev-parse HEAD");
+	run_case("series-view", NULL, args, env);
+	char *head = git_out(r.repo, "symbolic-ref HEAD"), *head_after = git_out(r.repo, "rev-parse HEAD");
+	CU_ASSERT_STRING_EQUAL(head ? head : "", "refs/heads/main\n");
+	CU_ASSERT(head_before && head_after && !strcmp(head_before, head_after));
+	char *status = git_out(r.repo, "status --porcelain");
+	CU_ASSERT_STRING_EQUAL(status ? status : "", "?? .klang/\n");
+	/* clang 9, patch 4 fixed in 5: patches 1, 5, 7, 8, 10 kept */
+	const char *branch = "klang/test-stack/clang-9";
+	for (int i = 1; i <= SERIES_REPO_PATCHES; i++) {
+		char *path = xasprintf("p%d.c", i), *got = series_repo_cat(r.repo, branch, path);
+		bool kept = i == 1 || i == 5 || i == 7 || i == 8 || i == 10;
+		CU_ASSERT_EQUAL(got != NULL, kept);
+		free(got);
+		free(path);
+	}
+	char *dir = xasprintf("%s/.klang/export/test-stack-clang-9-mbox", r.repo);
+	CU_ASSERT_EQUAL(count_files(dir, ".patch"), 5);
+	/* u cleared patch 2's override; patch 4's "fixed in 5" is stored */
+	char *ov = xasprintf("%s/.klang/overrides.yaml", r.repo);
+	struct kerr e;
+	char *text = read_file(ov, NULL, &e);
+	CU_ASSERT(text && !strstr(text, r.ids[1]) && strstr(text, r.ids[3]));
+	free(text);
+	free(ov);
+	free(dir);
+	free(status);
+	free(head);
+	free(head_after);
+	free(head_before);
+	free(env);
+	free(args);
+	series_repo_free(&r);
+}
+
+/* An override set with Space is in .klang/overrides.yaml and still there
+ * when klang starts again. */
+static void test_series_restart(void)
+{
+	struct series_repo r;
+	CU_ASSERT_EQUAL_FATAL(series_repo_make(&r), 0);
+	char *args = xasprintf("--patchset '%s'", r.patchset), *env = series_env(NULL);
+	run_case("series-override", NULL, args, env);
+	char *ov = xasprintf("%s/.klang/overrides.yaml", r.repo);
+	struct kerr e;
+	char *text = read_file(ov, NULL, &e);
+	CU_ASSERT(text && strstr(text, r.ids[1]) && strstr(text, "decision: keep"));
+	run_case("series-restart", NULL, args, env);
+	free(text);
+	free(ov);
+	free(env);
+	free(args);
+	series_repo_free(&r);
+}
+
+/* No clang found: the column says so, Space refuses, a typed version
+ * decides. */
+static void test_series_no_clang(void)
+{
+	struct series_repo r;
+	CU_ASSERT_EQUAL_FATAL(series_repo_make(&r), 0);
+	char *args = xasprintf("--patchset '%s'", r.patchset);
+	char *env = series_env("CC=klang-no-such-clang");
+	run_case("series-noclang", NULL, args, env);
+	free(env);
+	free(args);
+	series_repo_free(&r);
+}
+
+/* A broken overrides file: klang still opens, names the file, line and
+ * column, and moves the file aside as overrides.yaml.corrupt. */
+static void test_series_broken_store(void)
+{
+	struct series_repo r;
+	CU_ASSERT_EQUAL_FATAL(series_repo_make(&r), 0);
+	struct kerr e;
+	char *dir = xasprintf("%s/.klang", r.repo), *ov = xasprintf("%s/overrides.yaml", dir);
+	const char *broken = "overrides:\n  - commit: [\n";
+	CU_ASSERT_EQUAL(mkdir_p(dir, &e), 0);
+	CU_ASSERT_EQUAL(write_file_atomic(ov, broken, strlen(broken), &e), 0);
+	char *outdir = test_tmpdir();
+	char *script = write_script(outdir, ":resize 250x24\n:save-display after\n");
+	char *args = xasprintf("--patchset '%s'", r.patchset), *env = series_env(NULL);
+	CU_ASSERT_EQUAL(run_klang(script, NULL, args, env, outdir, NULL), 0);
+	char *after = xasprintf("%s/after", outdir);
+	char *moved = xasprintf("%s.corrupt", ov);
+	char *screen = read_file(after, NULL, &e), *text = read_file(moved, NULL, &e);
+	if (screen && !strstr(screen, "overrides.yaml:3:1"))
+		fprintf(stderr, "%s\n", screen);
+	CU_ASSERT(screen && strstr(screen, "overrides.yaml:3:1"));
+	/* the broken file is moved aside, never lost (reliability issue) */
+	CU_ASSERT_STRING_EQUAL(text ? text : "", broken);
+	free(moved);
+	free(text);
+	free(screen);
+	free(after);
+	free(env);
+	free(args);
+	free(script);
+	test_rmdir(outdir);
+	free(outdir);
+	free(ov);
+	free(dir);
+	series_repo_free(&r);
+}
+
+/* A stack read from a real ClangBuiltLinux mbox opens in the workbench, and
+ * the patch view shows its message. */
+static void test_mbox_stack(void)
+{
+	char *outdir = test_tmpdir();
+	char *script = write_script(outdir, ":resize 120x30\n<Down><Down><Enter>\n:save-display after\n");
+	char *mbox = xasprintf("%s/tests/fixtures/patches/cbl-ci2__mainline.mbox", test_src_dir());
+	char *args = xasprintf("--mbox '%s'", mbox);
+	CU_ASSERT_EQUAL(run_klang(script, NULL, args, NULL, outdir, NULL), 0);
+	char *after = xasprintf("%s/after", outdir);
+	struct kerr e;
+	char *screen = read_file(after, NULL, &e);
+	CU_ASSERT(screen && strstr(screen, "4 patches"));
+	CU_ASSERT(screen && strstr(screen, "block: Disable BLK_DEV_NBD with clang <= 13"));
+	CU_ASSERT(screen && strstr(screen, "Author: Nathan Chancellor"));
+	free(screen);
+	free(after);
+	free(args);
+	free(mbox);
+	free(script);
+	test_rmdir(outdir);
+	free(outdir);
+}
+
+/* The warnings view on the real x86 tinyconfig logs: the clang-only rows by
+ * group, Enter opens the source pane, s shows the gcc-only ones. */
+static void test_warnings_view(void)
+{
+	char *outdir = test_tmpdir();
+	char *gcc = dt_shared("linux-6.1/tinyconfig-W1-gcc-x86.log");
+	char *clang = dt_shared("linux-6.1/tinyconfig-W1-clang-x86.log");
+	char *args = xasprintf("--gcc-log '%s' --clang-log '%s'", gcc, clang);
+	char *script = write_script(outdir, "4\n:save-display w1\nj\n<Enter>\n"
+					    ":save-display w2\ns\n:save-display w3\n");
+	CU_ASSERT_EQUAL(run_klang(script, repo_dir, args, NULL, outdir, NULL), 0);
+	const char *names[] = {"w1", "w2", "w3"};
+	char *screen[3];
+	for (int i = 0; i < 3; i++) {
+		char *path = xasprintf("%s/%s", outdir, names[i]);
+		screen[i] = read_or_empty(path);
+		free(path);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[0], "[warnings] clang-only: 2 clang-only, 5 gcc-only"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[0], "unused (1)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+	    screen[0],
+	    "  clang-only arch/x86/kernel/cpu/cacheinfo.c:730:15 -Wunused-but-set-variable"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[1], "[source]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[1], "include/linux/sunrpc/xdr.h:752:10: result of"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[2], "[warnings] gcc-only:"));
+	CU_ASSERT_PTR_NULL(strstr(screen[2], "cacheinfo.c:730:15"));
+	for (int i = 0; i < 3; i++)
+		free(screen[i]);
+	free(script);
+	free(args);
+	free(gcc);
+	free(clang);
+	test_rmdir(outdir);
+	free(outdir);
+}
+
+/* The builds view on the demo workspace: b builds the arm64/x86_64 x llvm/gcc
+ * matrix for real, the rows go from building to ok, the log tail shows. */
+static void test_builds_view(void)
+{
+	char *outdir = test_tmpdir();
+	char *dir = xasprintf("%s/demo", outdir);
+	char *src = xasprintf("%s/patchsets/demo", test_src_dir());
+	struct demo_info info;
+	struct kerr e;
+	int rc = demo_prepare(dir, src, &info, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, "3\n:save-display idle\nb\n:wait 300\n:save-display started\n");
+	for (int i = 0; i < 20; i++)
+		sb_addf(&sb, ":wait 2000\n:save-display s%02d\n", i);
+	char *script = write_script(outdir, sb.buf);
+	char *cmd = xasprintf("cd '%s' && env TERM=xterm-256color LANG=C.UTF-8 HOME='%s' "
+			      "KLANG_SCRIPT='%s' '%s' --repo '%s'",
+			      outdir, outdir, script, test_klang_bin(), dir);
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
+	const char *rows[] = { "arm64-llvm", "arm64-gcc", "x86_64-llvm", "x86_64-gcc" };
+	char *idle = xasprintf("%s/idle", outdir), *started = xasprintf("%s/started", outdir);
+	char *last = xasprintf("%s/s19", outdir);
+	char *t_idle = read_or_empty(idle), *t_started = read_or_empty(started);
+	char *t_last = read_or_empty(last);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t_idle);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t_started);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t_last);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_idle, "arm64-llvm    idle (b to start)"));
+	CU_ASSERT_PTR_NULL(strstr(t_started, "idle (b to start)"));
+	for (size_t i = 0; i < 4; i++) {
+		char *want = xasprintf("%-14sok ", rows[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(t_last, want));
+		if (!strstr(t_last, want))
+			fprintf(stderr, "builds view, last screen:\n%s\n", t_last);
+		free(want);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "[####################]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "-- log of arm64-llvm --"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "make: Leaving directory"));
+	free(t_idle);
+	free(t_started);
+	free(t_last);
+	free(idle);
+	free(started);
+	free(last);
+	free(cmd);
+	free(script);
+	sb_free(&sb);
+	demo_info_free(&info);
+	free(src);
+	free(dir);
+	test_rmdir(outdir);
+	free(outdir);
+}
+
+
 void suite_screen(void)
 {
 	CU_pSuite s = CU_add_suite("screen", setup, teardown);
@@ -374,4 +674,12 @@ void suite_screen(void)
 	CU_add_test(s, "q quits", test_quit);
 	CU_add_test(s, "SIGTERM", test_sigterm);
 	CU_add_test(s, "bad input", test_errors);
+	CU_add_test(s, "series: keep/drop, override, Clang picker, apply, export",
+		    test_series_view);
+	CU_add_test(s, "series: an override survives a restart", test_series_restart);
+	CU_add_test(s, "series: no clang until one is picked", test_series_no_clang);
+	CU_add_test(s, "series: a broken overrides file", test_series_broken_store);
+	CU_add_test(s, "a stack from an mbox", test_mbox_stack);
+	CU_add_test(s, "warnings view on the x86 tinyconfig logs", test_warnings_view);
+	CU_add_test(s, "builds view: b builds the matrix, rows reach ok", test_builds_view);
 }

@@ -108,7 +108,7 @@ static void test_decisions(void)
 	series_counts_free(&c);
 
 	char *name = apply_branch_name(s);
-	CU_ASSERT_STRING_EQUAL(name, "klang/main-clang-14.0.6");
+	CU_ASSERT_STRING_EQUAL(name, "klang/test-stack/clang-14.0.6"); /* the patchset's name */
 	free(name);
 
 	decide(s, "5.0");
@@ -132,6 +132,9 @@ static void test_without_patchset(void)
 	CU_ASSERT_STRING_EQUAL(dec(&f.s, 9), "drop"); /* fixed in 4: not needed with 4 */
 	decide(&f.s, "3.9");
 	CU_ASSERT_STRING_EQUAL(dec(&f.s, 9), "keep");
+	char *name = apply_branch_name(&f.s); /* no patchset: the head branch's name */
+	CU_ASSERT_STRING_EQUAL(name, "klang/main/clang-3.9");
+	free(name);
 	close_fixture(&f);
 }
 

@@ -295,6 +295,110 @@ static void test_big_stack(void)
 	free(dir);
 }
 
+static void add(struct git_repository *r, const char *ref, const char *second, const char *msg,
+		const char *tag)
+{
+	struct kerr e;
+	struct gw_file f = { msg, msg, 0 }; /* a file named after the message */
+	struct gw_commit c = { .ref = ref, .second_parent = second, .files = &f, .nfiles = 1,
+			       .message = msg };
+	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c, NULL, &e), 0);
+	if (tag)
+		CU_ASSERT_EQUAL(gw_tag(r, tag, ref, &e), 0);
+}
+
+/* The default base is what git describe --tags --match 'v*' --abbrev=0 says,
+ * also when a merged branch brings a nearer tag than the first-parent line. */
+static void test_default_base(void)
+{
+	char *dir = test_tmpdir(), *out;
+	struct git_repository *r;
+	struct kerr e;
+	struct stack st;
+	struct stack_opts o = { .repo = dir, .head = "main" };
+	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &r, &e), 0);
+	add(r, "refs/heads/main", NULL, "c0", "v1.0");
+	add(r, "refs/heads/main", NULL, "c1", NULL);
+	add(r, "refs/heads/main", NULL, "c2", "v1.1");
+	CU_ASSERT_EQUAL(gw_tag(r, "w9", "main", &e), 0);
+	add(r, "refs/heads/main", NULL, "HACK: c3", "not-v");
+	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
+	CU_ASSERT_STRING_EQUAL(st.base_ref, "v1.1");
+	CU_ASSERT_EQUAL(st.npatches, 1);
+	stack_free(&st);
+	/* a stable branch tagged v1.1.1 merged into the stack: nearer than v1.1 */
+	CU_ASSERT_EQUAL_FATAL(gw_tag(r, "stable-base", "main~1", &e), 0);
+	struct gw_file f = { "s1", "s1", 0 };
+	struct gw_commit s1 = { .ref = "refs/heads/stable", .parent = "stable-base", .files = &f,
+				.nfiles = 1, .message = "s1\n" };
+	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &s1, NULL, &e), 0);
+	CU_ASSERT_EQUAL(gw_tag(r, "v1.1.1", "stable", &e), 0);
+	add(r, "refs/heads/main", "stable", "Merge stable", NULL);
+	add(r, "refs/heads/main", NULL, "UPSTREAM: c4", NULL);
+	git_repository_free(r);
+	char *cmd = xasprintf("git -C '%s' describe --tags --match 'v*' --abbrev=0 main", dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
+	CU_ASSERT_STRING_EQUAL(out, "v1.1.1\n");
+	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
+	CU_ASSERT_STRING_EQUAL(st.base_ref, "v1.1.1");
+	CU_ASSERT_EQUAL_FATAL(st.npatches, 3);
+	CU_ASSERT_STRING_EQUAL(st.patches[0].subject, "HACK: c3");
+	CU_ASSERT_TRUE(st.patches[1].merge);
+	stack_free(&st);
+	char *want = stackrepo_expected_tsv(dir, "v1.1.1..main");
+	CU_ASSERT_PTR_NOT_NULL(strstr(want, "\tHACK\tc3\t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(want, "\tUPSTREAM\tc4\t"));
+	free(want);
+	free(out);
+	free(cmd);
+	test_rmdir(dir);
+	free(dir);
+}
+
+/* An old commit in Latin-1 with an encoding header reads as UTF-8, as git
+ * log shows it. */
+static void test_encoding(void)
+{
+	char *dir = test_tmpdir();
+	git_repository *r;
+	struct kerr e;
+	char base[41];
+	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &r, &e), 0);
+	struct gw_commit c = { .ref = "refs/heads/main", .message = "base\n" };
+	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c, base, &e), 0);
+	CU_ASSERT_EQUAL(gw_tag(r, "v1", "main", &e), 0);
+	git_signature *sig;
+	git_commit *parent;
+	git_tree *tree;
+	git_oid id, pid;
+	git_oid_fromstr(&pid, base);
+	CU_ASSERT_EQUAL_FATAL(git_commit_lookup(&parent, r, &pid), 0);
+	CU_ASSERT_EQUAL_FATAL(git_commit_tree(&tree, parent), 0);
+	CU_ASSERT_EQUAL_FATAL(git_signature_new(&sig, "Jos\xe9", "j@x", 1700000000, 60), 0);
+	CU_ASSERT_EQUAL_FATAL(git_commit_create(&id, r, "refs/heads/main", sig, sig, "ISO-8859-1",
+						"HACK: caf\xe9\n\nSigned-off-by: Jos\xe9 <j@x>\n",
+						tree, 1, (const git_commit **)&parent), 0);
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	git_repository_free(r);
+
+	struct stack st;
+	struct stack_opts o = { .repo = dir, .head = "main" };
+	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(st.npatches, 1);
+	CU_ASSERT_STRING_EQUAL(st.patches[0].author, "Jos\xc3\xa9");
+	CU_ASSERT_STRING_EQUAL(st.patches[0].title, "caf\xc3\xa9");
+	CU_ASSERT_STRING_EQUAL(patch_trailer(&st.patches[0], "Signed-off-by"), "Jos\xc3\xa9 <j@x>");
+	CU_ASSERT_EQUAL(st.patches[0].tz_offset, 60);
+	stack_free(&st);
+	char *want = stackrepo_expected_tsv(dir, "v1..main");
+	CU_ASSERT_PTR_NOT_NULL(strstr(want, "\tHACK\tcaf\xc3\xa9\tJos\xc3\xa9\t0\t0\t0\n"));
+	free(want);
+	test_rmdir(dir);
+	free(dir);
+}
+
 void suite_stack(void)
 {
 	CU_pSuite s = CU_add_suite("stack", setup, teardown);
@@ -304,4 +408,6 @@ void suite_stack(void)
 	CU_add_test(s, "errors name the ref and the repository", test_errors);
 	CU_add_test(s, "diff text", test_diff_text);
 	CU_add_test(s, "2,000 patches from fast-import", test_big_stack);
+	CU_add_test(s, "Latin-1 commits", test_encoding);
+	CU_add_test(s, "default base with a merged tag", test_default_base);
 }

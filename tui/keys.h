@@ -18,6 +18,7 @@
 	X(STACK, "stack", "Stack view")                                        \
 	X(PATCH, "patch", "Patch view")                                        \
 	X(TAGS, "tags", "Tag picker")                                          \
+	X(CLANG, "clang", "Clang picker")                                      \
 	X(HELP, "help", "Help")                                                \
 	X(BUILDS, "builds", "Builds view")                                     \
 	X(WARNINGS, "warnings", "Warnings view")
@@ -67,6 +68,12 @@ enum key_scope {
 	X(SERIES_CLANG, "series-clang", STACK, "Pick the Clang to decide for") \
 	X(SERIES_APPLY, "series-apply", STACK, "Apply the series to a new branch")       \
 	X(SERIES_EXPORT, "series-export", STACK, "Export the series (mbox or quilt)")     \
+	X(WARN_SIDE, "warnings-side", WARNINGS, "Show clang-only, gcc-only, both or all") \
+	X(WARN_EDIT, "warnings-edit", WARNINGS, "Open the warning's line in $EDITOR")    \
+	X(SERIES_CLEAR, "series-clear", STACK, "Clear the manual keep/drop of the patch") \
+	X(SERIES_FIXED_IN, "series-fixed-in", STACK, "Say from which Clang on the patch is not needed") \
+	X(SERIES_PICK, "series-pick", CLANG, "Decide for this Clang and close the picker") \
+	X(SERIES_TRY, "series-try", CLANG, "Decide for this Clang, keep the picker open") \
 	X(TOGGLE, "toggle", TAGS, "Select or unselect the tag")                         \
 	X(BUILD_CANCEL, "build-cancel", BUILDS, "Cancel the selected build")             \
 	X(BUILD_RESTART, "build-restart", BUILDS, "Restart the selected build")

@@ -11,16 +11,20 @@
 #include "core/patchset.h"
 #include "core/stack.h"
 #include "core/theme.h"
+#include "core/mbox.h"
+#include "core/stackfiles.h"
+#include "tui/config.h"
 #include "core/util.h"
 #include "tui/loop.h"
 #include "tui/prompt.h"
 #include "tui/script.h"
+#include "tui/series.h"
 #include "tui/term.h"
 #include "tui/tui.h"
 #include "tui/views.h"
 
 struct tui_opts {
-	const char *repo, *patchset, *theme, *base, *head;
+	const char *repo, *patchset, *theme, *base, *head, *gcc_log, *clang_log, *mbox, *quilt;
 };
 
 static void usage(FILE *f)
@@ -32,9 +36,13 @@ static void usage(FILE *f)
 	      "  --patchset FILE  a patchset file (repository, range, extra tags, rules)\n"
 	      "  --theme NAME     default, mono, projector, or a path to a theme file\n"
 	      "                   (default: mono when NO_COLOR is set or without colours)\n"
-	      "  --base REV       the base of the stack, --head REV its head\n\n"
+	      "  --base REV       the base of the stack, --head REV its head\n"
+	      "  --mbox FILE      open a stack read from an mbox or patch file, --quilt DIR\n"
+	      "                   from a quilt series (with --base: applied in memory)\n"
+	      "  --gcc-log FILE   the warnings view's GCC build log, --clang-log FILE its\n"
+	      "                   Clang one (default: the newest in <repo>/.klang/out/)\n\n"
 	      "Keys can be rebound in ~/.config/klang/keys with lines 'bind SCOPE KEY ACTION'\n"
-	      "(scopes: generic, stack, patch, tags, help, builds, warnings).\n"
+	      "(scopes: generic, stack, patch, tags, clang, help, builds, warnings).\n"
 	      "Environment: NO_COLOR, KLANG_SCRIPT=FILE runs a key script without a terminal.\n\n"
 	      "Keys (? inside shows them too):\n",
 	      f);
@@ -58,6 +66,10 @@ static int parse_args(int argc, char **argv, struct tui_opts *o)
 				   : !strcmp(a, "--theme")    ? &o->theme
 				   : !strcmp(a, "--base")     ? &o->base
 				   : !strcmp(a, "--head")     ? &o->head
+				   : !strcmp(a, "--gcc-log")  ? &o->gcc_log
+				   : !strcmp(a, "--clang-log") ? &o->clang_log
+				   : !strcmp(a, "--mbox")     ? &o->mbox
+				   : !strcmp(a, "--quilt")    ? &o->quilt
 							      : NULL;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
@@ -113,6 +125,18 @@ const struct patchset *tui_patchset(void)
 static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e)
 {
 	struct stack_opts so = { .repo = o->repo, .base = o->base, .head = o->head };
+	if (o->mbox || o->quilt) {
+		struct patch_files bad;
+		int rc = stack_open_files(st, o->mbox ? o->mbox : o->quilt,
+					  o->mbox ? STACK_FILES_MBOX : STACK_FILES_QUILT, o->base,
+					  o->repo, &bad, e);
+		if (rc == 0 && bad.nmalformed) {
+			/* listed before the screen opens; never dropped silently */
+			patch_files_print_malformed(&bad, stderr);
+		}
+		patch_files_free(&bad);
+		return rc;
+	}
 	if (o->patchset) {
 		char *path = patchset_find(o->patchset);
 		if (!path)
@@ -154,7 +178,9 @@ static void register_views(void)
 	view_bind_key(ACT_VIEW_STACK, &stack_view);
 	view_bind_key(ACT_VIEW_PATCH, &patch_view);
 	view_bind_key(ACT_HELP, &help_view);
-	/* builds and warnings views bind ACT_VIEW_BUILDS / ACT_VIEW_WARNINGS here */
+	view_bind_key(ACT_VIEW_BUILDS, &builds_view);
+	builds_view_init();
+	view_bind_key(ACT_VIEW_WARNINGS, &warnings_view);
 }
 
 int tui_main(int argc, char **argv)
@@ -166,10 +192,16 @@ int tui_main(int argc, char **argv)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	struct kerr e;
 	keys_init();
-	if (load_user_keys(&e)) {
+	struct config cfg;
+	if (tui_config_load(&cfg, o.repo, &e) || tui_config_apply_keys(&cfg, &e) ||
+	    load_user_keys(&e)) {
 		warnx_("%s", e.msg);
+		config_free(&cfg);
 		return EXIT_USAGE;
 	}
+	if (!o.theme && cfg.theme)
+		o.theme = xstrdup(cfg.theme); /* lives as long as the process */
+	config_free(&cfg);
 	struct theme requested;
 	if (o.theme && theme_load(&requested, o.theme, &e)) {
 		warnx_("%s", e.msg);
@@ -193,7 +225,9 @@ int tui_main(int argc, char **argv)
 	}
 	setup_theme(&o, &requested);
 	register_views();
+	warnings_set_logs(o.gcc_log, o.clang_log, st.repo_path);
 	stack_view_set_stack(&st);
+	series_tui_init(&st);
 	view_open(&stack_view, OPEN_FULL);
 	int sig = 0;
 	rc = EXIT_OK;
@@ -210,8 +244,11 @@ int tui_main(int argc, char **argv)
 	term_restore();
 	if (rc == EXIT_USAGE)
 		warnx_("%s", e.msg);
+	series_tui_free();
+	clang_view_free();
 	stack_view_free();
 	patch_view_free();
+	warnings_view_free();
 	help_view_free();
 	display_free();
 	stack_free(&st);

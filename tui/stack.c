@@ -22,6 +22,7 @@ static struct {
 	uint64_t *extra_mask; /* per patch: which extra tag names it carries */
 	int index_w, badge_w, author_w;
 	struct stack_view_hooks hooks;
+	int summary_row; /* the first header row of the hook's summary */
 } S;
 
 static size_t untagged_slot(void)
@@ -194,6 +195,10 @@ void stack_view_set_hooks(const struct stack_view_hooks *h)
 		S.hooks = *h;
 	else
 		memset(&S.hooks, 0, sizeof(S.hooks));
+	if (S.st) {
+		stack_layout(&stack_view);
+		view_fix_position(&stack_view);
+	}
 }
 
 static void draw_badges(struct line_draw *d, const struct patch *p, int width)
@@ -289,6 +294,16 @@ static void stack_layout(struct view *v)
 	int most = v->height / 3 > 1 ? v->height / 3 : 1;
 	if (v->nheader > most)
 		v->nheader = most;
+	/* the summary rows come last and stay when the tag rows are cut; one
+	 * row of tag counts stays too when there is room */
+	int sum = S.hooks.summary && S.st->npatches ? S.hooks.summary_rows(v->width, S.hooks.data)
+						    : 0;
+	if (sum > most - 1)
+		sum = most - 1 > 0 ? most - 1 : 0;
+	if (v->nheader > most - sum)
+		v->nheader = most - sum;
+	S.summary_row = v->nheader;
+	v->nheader += sum;
 }
 
 static void stack_header(struct view *v, struct line_draw *d, int row)
@@ -300,6 +315,10 @@ static void stack_header(struct view *v, struct line_draw *d, int row)
 		return;
 	}
 	int col;
+	if (S.hooks.summary && row >= S.summary_row) {
+		S.hooks.summary(d, row - S.summary_row, S.hooks.data);
+		return;
+	}
 	if (row == 0) {
 		if (any)
 			draw_textf(d, ELEM_HEADER, "%zu of %zu patches ", v->lines, S.st->npatches);

@@ -25,7 +25,16 @@
 #include "core/theme.h"
 #include "tui/view.h"
 
-extern struct view stack_view, patch_view, help_view, tags_view;
+extern struct view stack_view, patch_view, help_view, tags_view, builds_view;
+extern struct view warnings_view, source_view;
+
+/* The builds view: b (from any view) starts the arch x toolchain matrix. */
+void builds_view_init(void);
+
+/* The warnings view's logs (--gcc-log/--clang-log; NULL: the newest under
+ * <repo>/.klang/out/) and the repository whose work tree has the sources. */
+void warnings_set_logs(const char *gcc_log, const char *clang_log, const char *repo);
+void warnings_view_free(void);
 
 struct patchset;
 /* The patchset given with --patchset, or NULL. */
@@ -61,8 +70,14 @@ struct stack_view_hooks {
 				void *data);
 	/* Why the selected patch is kept or dropped: shown in the status bar. */
 	const char *(*reason)(const struct patch *p, void *data);
+	/* Header rows below the tag counts (kept/dropped per tag), on the
+	 * view's background: how many a width needs, and row `row` of them.
+	 * May be NULL. */
+	int (*summary_rows)(int width, void *data);
+	void (*summary)(struct line_draw *d, int row, void *data);
 	void *data;
 };
+/* Setting them again lays the header out again (the summary changed). */
 void stack_view_set_hooks(const struct stack_view_hooks *h);
 
 /* Free what the views hold (at exit). */

@@ -1,0 +1,394 @@
+/* The builds view: the arch x toolchain matrix (arm64, x86_64 x llvm, gcc,
+ * defconfig) of the stack's repository, one row per build with its status,
+ * progress, counts and times, and below the rows the tail of the selected
+ * build's log. b starts every build not running, x cancels the selected one,
+ * r reruns it. Builds go on while other views are shown. */
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/build.h"
+#include "tui/loop.h"
+#include "tui/prompt.h"
+#include "tui/views.h"
+
+#define NROWS 4
+#define TAIL_LINES 20
+#define TAIL_BYTES 8192
+#define BAR_WIDTH 20
+
+static const char *const arches[] = { "arm64", "x86_64" };
+static const char *const toolchains[] = { "llvm", "gcc" };
+
+struct row {
+	char name[32];
+	const char *arch, *toolchain;
+	struct build *b; /* NULL until started (or when bmgr_add failed) */
+	char *error;	 /* why it could not be queued */
+};
+
+static struct {
+	bool inited, mgr_ok;
+	struct build_mgr m;
+	struct row rows[NROWS];
+	char *repo, *out, *records;
+	int timer;
+	char *tail[TAIL_LINES];
+	size_t ntail;
+} B;
+
+static size_t selected_row(const struct view *v)
+{
+	return v->lineno < NROWS ? v->lineno : NROWS - 1;
+}
+
+static void clear_tail(void)
+{
+	for (size_t i = 0; i < B.ntail; i++)
+		free(B.tail[i]);
+	B.ntail = 0;
+}
+
+/* The last lines of the selected build's log. */
+static void read_tail(const struct row *r)
+{
+	clear_tail();
+	if (!r->b || !r->b->log_path)
+		return;
+	int fd = open(r->b->log_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	off_t end = lseek(fd, 0, SEEK_END);
+	off_t start = end > TAIL_BYTES ? end - TAIL_BYTES : 0;
+	char buf[TAIL_BYTES + 1];
+	ssize_t n = pread(fd, buf, TAIL_BYTES, start);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	char *lines[TAIL_BYTES / 2 + 2];
+	size_t nl = 0;
+	char *p = buf;
+	if (start > 0 && (p = strchr(buf, '\n')))
+		p++; /* skip a partial first line */
+	while (p && *p) {
+		char *nlc = strchr(p, '\n');
+		if (nlc)
+			*nlc = '\0';
+		lines[nl++] = p;
+		p = nlc ? nlc + 1 : NULL;
+	}
+	/* as many as fit below the rows */
+	size_t want = TAIL_LINES;
+	int room = view_page(&builds_view) - NROWS - 1;
+	if (room > 0 && (size_t)room < want)
+		want = (size_t)room;
+	size_t first = nl > want ? nl - want : 0;
+	for (size_t i = first; i < nl; i++)
+		B.tail[B.ntail++] = xstrdup(lines[i]);
+}
+
+static void fd_cb(int fd, short revents, void *data)
+{
+	bmgr_handle_fd(data, fd, revents);
+}
+
+static void fd_watch(int fd, bool watch, void *data)
+{
+	if (watch)
+		loop_watch_fd(fd, POLLIN, fd_cb, data);
+	else
+		loop_unwatch_fd(fd);
+}
+
+static void relayout(void)
+{
+	struct view *v = &builds_view;
+	v->lines = NROWS + (B.ntail ? 1 + B.ntail : 0);
+	view_fix_position(v);
+}
+
+static void tick(void *data)
+{
+	(void)data;
+	if (!B.mgr_ok)
+		return;
+	bmgr_tick(&B.m);
+	read_tail(&B.rows[selected_row(&builds_view)]);
+	relayout();
+}
+
+static void on_exit_hook(int sig, void *data)
+{
+	(void)sig;
+	(void)data;
+	if (B.mgr_ok) {
+		bmgr_cancel_all(&B.m);
+		double deadline = build_now() + 10;
+		while (bmgr_busy(&B.m) && build_now() < deadline)
+			bmgr_step(&B.m, 100);
+		bmgr_free(&B.m);
+		B.mgr_ok = false;
+	}
+	clear_tail();
+	for (size_t i = 0; i < NROWS; i++)
+		free(B.rows[i].error);
+	free(B.repo);
+	free(B.out);
+	free(B.records);
+	memset(&B, 0, sizeof(B));
+}
+
+static void init_once(void)
+{
+	if (B.inited)
+		return;
+	B.inited = true;
+	for (size_t a = 0, i = 0; a < 2; a++)
+		for (size_t t = 0; t < 2; t++, i++) {
+			B.rows[i].arch = arches[a];
+			B.rows[i].toolchain = toolchains[t];
+			snprintf(B.rows[i].name, sizeof(B.rows[i].name), "%s-%s", arches[a],
+				 toolchains[t]);
+		}
+	struct stack *st = stack_view_stack();
+	B.repo = xstrdup(st && st->repo_path ? st->repo_path : ".");
+	size_t len = strlen(B.repo);
+	while (len > 1 && B.repo[len - 1] == '/')
+		B.repo[--len] = '\0';
+	B.out = xasprintf("%s/.klang/out", B.repo);
+	B.records = xasprintf("%s/.klang/builds", B.repo);
+	loop_on_exit(on_exit_hook, NULL);
+}
+
+static bool ensure_mgr(void)
+{
+	if (B.mgr_ok)
+		return true;
+	struct kerr e;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (bmgr_init(&B.m, cpus > 0 ? (int)cpus : 1, &e) < 0) {
+		report("builds: %s", e.msg);
+		return false;
+	}
+	B.mgr_ok = true;
+	bmgr_set_records_dir(&B.m, B.records);
+	B.m.fd_watch = fd_watch;
+	B.m.fd_watch_data = &B.m;
+	if (mkdir_p(B.out, &e) < 0)
+		report("builds: %s", e.msg);
+	loop_on_child(tick, NULL);
+	B.timer = loop_add_timer(250, true, tick, NULL);
+	return true;
+}
+
+static void start_all(void)
+{
+	init_once();
+	if (!ensure_mgr())
+		return;
+	int started = 0, failed = 0;
+	for (size_t i = 0; i < NROWS; i++) {
+		struct row *r = &B.rows[i];
+		struct kerr e;
+		if (r->b && !build_status_done(r->b->status))
+			continue;
+		if (r->b) {
+			if (bmgr_rerun(&B.m, r->b, &e) < 0) {
+				failed++;
+				continue;
+			}
+			started++;
+			continue;
+		}
+		struct build_spec s = {
+		    .srcdir = B.repo,
+		    .outroot = B.out,
+		    .arch = r->arch,
+		    .toolchain = r->toolchain,
+		    .config = "defconfig",
+		};
+		free(r->error);
+		r->error = NULL;
+		r->b = bmgr_add(&B.m, &s, &e);
+		if (!r->b) {
+			r->error = xstrdup(e.msg);
+			failed++;
+		} else {
+			started++;
+		}
+	}
+	bmgr_tick(&B.m);
+	report("builds: %d started%s", started, failed ? ", some could not start" : "");
+}
+
+static void builds_open(struct view *v)
+{
+	init_once();
+	(void)v;
+	relayout();
+}
+
+static void fmt_time(char *buf, size_t n, double secs)
+{
+	long s = secs < 0 ? 0 : (long)secs;
+	snprintf(buf, n, "%ld:%02ld", s / 60, s % 60);
+}
+
+static enum theme_elem status_elem(enum build_status s)
+{
+	switch (s) {
+	case BUILD_OK:
+		return ELEM_OK;
+	case BUILD_FAILED:
+		return ELEM_FAILED;
+	case BUILD_CANCELLED:
+		return ELEM_DROPPED;
+	case BUILD_QUEUED:
+		return ELEM_DEFAULT;
+	default:
+		return ELEM_RUNNING;
+	}
+}
+
+static void draw_row(struct line_draw *d, const struct row *r)
+{
+	draw_textf(d, ELEM_DEFAULT, "%-14s", r->name);
+	if (!r->b) {
+		if (r->error)
+			draw_text(d, ELEM_FAILED, r->error, -1);
+		else
+			draw_text(d, ELEM_DEFAULT, "idle (b to start)", -1);
+		return;
+	}
+	const struct build *b = r->b;
+	draw_textf(d, status_elem(b->status), "%-12s", build_status_name(b->status));
+	double f = build_fraction(b);
+	char bar[BAR_WIDTH + 3];
+	if (f < 0) {
+		snprintf(bar, sizeof(bar), "[%*s%-*s]", (BAR_WIDTH - 3) / 2, "",
+			 BAR_WIDTH - (BAR_WIDTH - 3) / 2, "...");
+	} else {
+		int fill = (int)(f * BAR_WIDTH + 0.5);
+		bar[0] = '[';
+		for (int i = 0; i < BAR_WIDTH; i++)
+			bar[1 + i] = i < fill ? '#' : '.';
+		bar[BAR_WIDTH + 1] = ']';
+		bar[BAR_WIDTH + 2] = '\0';
+	}
+	draw_textf(d, ELEM_DEFAULT, "%s ", bar);
+	char objs[48];
+	if (b->progress.expected)
+		snprintf(objs, sizeof(objs), "%lu/%lu", b->progress.objects, b->progress.expected);
+	else
+		snprintf(objs, sizeof(objs), "%lu", b->progress.objects);
+	draw_textf(d, ELEM_DEFAULT, "%13s obj ", objs);
+	draw_textf(d, b->warnings ? ELEM_WARNING : ELEM_DEFAULT, "%4lu warn ", b->warnings);
+	draw_textf(d, b->errors ? ELEM_FAILED : ELEM_DEFAULT, "%4lu err ", b->errors);
+	char el[32], eta[32];
+	fmt_time(el, sizeof(el), build_elapsed(b));
+	long left = build_eta(b);
+	if (left >= 0 && !build_status_done(b->status))
+		fmt_time(eta, sizeof(eta), (double)left);
+	else
+		snprintf(eta, sizeof(eta), "-");
+	draw_textf(d, ELEM_DEFAULT, " %s eta %s", el, eta);
+	if (b->error)
+		draw_textf(d, ELEM_FAILED, "  %s", b->error);
+}
+
+static void builds_draw(struct view *v, struct line_draw *d, size_t lineno)
+{
+	(void)v;
+	if (lineno < NROWS) {
+		draw_row(d, &B.rows[lineno]);
+		return;
+	}
+	if (lineno == NROWS) {
+		draw_textf(d, ELEM_HEADER, "-- log of %s --", B.rows[selected_row(v)].name);
+		return;
+	}
+	size_t i = lineno - NROWS - 1;
+	if (i < B.ntail)
+		draw_text(d, ELEM_META, B.tail[i], -1);
+}
+
+static void builds_title(struct view *v, struct strbuf *sb)
+{
+	(void)v;
+	sb_addf(sb, "%s defconfig -> %s", B.repo ? B.repo : "", B.out ? B.out : "");
+}
+
+static void builds_select(struct view *v)
+{
+	if (v->lineno >= NROWS) {
+		view_select_line(v, NROWS - 1);
+		return;
+	}
+	read_tail(&B.rows[selected_row(v)]);
+	relayout();
+}
+
+static bool builds_request(struct view *v, int action)
+{
+	struct row *r = &B.rows[selected_row(v)];
+	struct kerr e;
+	switch (action) {
+	case ACT_BUILD_START:
+		start_all();
+		relayout();
+		return true;
+	case ACT_BUILD_CANCEL:
+		if (r->b && !build_status_done(r->b->status)) {
+			bmgr_cancel(&B.m, r->b);
+			report("builds: cancelling %s", r->name);
+		} else {
+			report("builds: %s is not running", r->name);
+		}
+		return true;
+	case ACT_BUILD_RESTART:
+		if (!r->b) {
+			report("builds: %s was not started (b starts builds)", r->name);
+		} else if (!build_status_done(r->b->status)) {
+			report("builds: %s is still running", r->name);
+		} else if (bmgr_rerun(&B.m, r->b, &e) < 0) {
+			report("builds: %s", e.msg);
+		} else {
+			bmgr_tick(&B.m);
+			report("builds: rerunning %s", r->name);
+		}
+		return true;
+	}
+	return false;
+}
+
+static bool start_handler(struct view *focused, int action, void *data)
+{
+	(void)focused;
+	(void)action;
+	(void)data;
+	start_all();
+	relayout();
+	return true;
+}
+
+void builds_view_init(void)
+{
+	action_set_handler(ACT_BUILD_START, start_handler, NULL);
+}
+
+static const struct view_ops builds_ops = {
+	.name = "builds",
+	.scope = SCOPE_BUILDS,
+	.flags = VIEW_CURSOR,
+	.open = builds_open,
+	.draw = builds_draw,
+	.title = builds_title,
+	.request = builds_request,
+	.select = builds_select,
+};
+
+struct view builds_view = { .ops = &builds_ops };
