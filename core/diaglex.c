@@ -447,8 +447,16 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 void lex_text(const char *s, size_t n, struct strbuf *out)
 {
 	const unsigned char *u = (const unsigned char *)s;
+	sb_grow(out, n);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
+		for (; j + 8 <= n; j += 8) {
+			uint64_t w;
+			memcpy(&w, u + j, 8);
+			/* any byte < 0x20 or >= 0x80 */
+			if (((w - 0x2020202020202020ull) | w) & 0x8080808080808080ull)
+				break;
+		}
 		while (j < n && u[j] >= 0x20 && u[j] < 0x80)
 			j++;
 		if (j > i) { /* printable ASCII, the common case, in one copy */

@@ -637,48 +637,74 @@ void diag_mask_numbers(const char *m, struct strbuf *out)
 	sb_adds(out, run);
 }
 
-/* The masked message hashed as it is made, through a small buffer. */
-static uint64_t hash_masked(const char *m, uint64_t h)
+/* Text hashed in chunks of exactly `cap` bytes (the chunking is part of
+ * the fingerprints kept in triage stores), fed a span at a time. */
+struct chunk_hash {
+	char buf[512];
+	size_t n, cap;
+	uint64_t h;
+};
+
+static void ch_add(struct chunk_hash *c, const char *s, size_t len)
 {
-	char buf[256];
-	size_t n = 0;
-	for (const char *p = m; *p; p++) {
-		char c = *p;
-		if (c >= '0' && c <= '9' && !(p > m && is_ident(p[-1]))) {
-			while (p[1] && strchr("0123456789abcdefABCDEFxX.", p[1]))
-				p++;
-			c = '#';
-		}
-		buf[n++] = c;
-		if (n == sizeof(buf)) {
-			h = diag_hash(buf, n, h);
-			n = 0;
+	while (len) {
+		size_t k = c->cap - c->n < len ? c->cap - c->n : len;
+		memcpy(c->buf + c->n, s, k);
+		c->n += k;
+		s += k;
+		len -= k;
+		if (c->n == c->cap) {
+			c->h = diag_hash(c->buf, c->n, c->h);
+			c->n = 0;
 		}
 	}
-	return diag_hash(buf, n, h);
 }
 
-/* Source text with runs of white space folded (gcc and clang expand tabs differently). */
+static bool is_hexish(char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') ||
+	       (c | 0x20) == 'x' || c == '.';
+}
+
+/* The masked message hashed as it is made: a number not inside a word
+ * (and its hex digits, x and dots) becomes '#'. */
+static uint64_t hash_masked(const char *m, uint64_t h)
+{
+	struct chunk_hash c = {.cap = 256, .h = h};
+	const char *run = m, *p = m;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || (p > m && is_ident(p[-1])))
+			continue;
+		ch_add(&c, run, (size_t)(p - run));
+		while (p[1] && is_hexish(p[1]))
+			p++;
+		ch_add(&c, "#", 1);
+		run = p + 1;
+	}
+	ch_add(&c, run, (size_t)(p - run));
+	return diag_hash(c.buf, c.n, c.h);
+}
+
+/* Source text with runs of white space folded (gcc and clang expand tabs
+ * differently); a blank at the start of a chunk or at the end is dropped. */
 static uint64_t hash_code(const char *src, uint64_t h)
 {
-	char buf[512];
-	size_t n = 0;
-	for (const char *p = src ? src : ""; *p; p++) {
-		if (*p == ' ' || *p == '\t') {
-			while (p[1] == ' ' || p[1] == '\t')
-				p++;
-			if (!n || !p[1])
-				continue;
-			buf[n++] = ' ';
-		} else {
-			buf[n++] = *p;
-		}
-		if (n == sizeof(buf)) {
-			h = diag_hash(buf, n, h);
-			n = 0;
-		}
+	struct chunk_hash c = {.cap = 512, .h = h};
+	const char *p = src ? src : "";
+	while (*p) {
+		const char *e = p;
+		while (*e && *e != ' ' && *e != '\t')
+			e++;
+		ch_add(&c, p, (size_t)(e - p));
+		if (!*e)
+			break;
+		while (e[1] == ' ' || e[1] == '\t')
+			e++;
+		if (c.n && e[1])
+			ch_add(&c, " ", 1);
+		p = e + 1;
 	}
-	return diag_hash(buf, n, h);
+	return diag_hash(c.buf, c.n, c.h);
 }
 
 uint64_t diag_fingerprint(const struct diag *d)

@@ -4,6 +4,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,13 +148,31 @@ struct group_rules *group_rules_default(const char *repo, const char *extra, str
 	return r;
 }
 
+/* ASCII is valid UTF-8: PCRE2 need not check it again. */
+static bool is_ascii(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		if (w & 0x8080808080808080ull)
+			return false;
+	}
+	for (; i < n; i++)
+		if ((unsigned char)s[i] & 0x80)
+			return false;
+	return true;
+}
+
 static bool match(struct group_rules *r, pcre2_code *re, const char *s, struct strbuf *sub)
 {
 	if (!re)
 		return true;
 	if (!s)
 		s = "";
-	int rc = pcre2_match(re, (PCRE2_SPTR)s, strlen(s), 0, 0, r->md, NULL);
+	size_t n = strlen(s);
+	int rc = pcre2_match(re, (PCRE2_SPTR)s, n, 0, is_ascii(s, n) ? PCRE2_NO_UTF_CHECK : 0,
+			     r->md, NULL);
 	if (rc < 0)
 		return false;
 	uint32_t count, size;
@@ -181,12 +200,53 @@ static bool match(struct group_rules *r, pcre2_code *re, const char *s, struct s
 	return true;
 }
 
+/* A flag or file pattern's result on one flag, family or file, kept per
+ * rule and pattern: a log has few distinct flags and files and many
+ * diagnostics. */
+struct hit {
+	bool ok;
+	size_t len;
+	char sub[];
+};
+
+struct hit_cache {
+	struct strmap map;
+	const char *last; /* the interned string asked last, and its answer */
+	struct hit *last_hit;
+};
+
+static bool match_cached(struct group_rules *r, pcre2_code *re, struct hit_cache *cache,
+			 const char *s, struct strbuf *sub)
+{
+	if (!re)
+		return true;
+	struct hit *h = s && s == cache->last ? cache->last_hit : strmap_get(&cache->map, s ? s : "");
+	if (!h) {
+		size_t from = sub->len;
+		bool ok = match(r, re, s, sub);
+		h = xmalloc(sizeof(*h) + sub->len - from + 1);
+		h->ok = ok;
+		h->len = sub->len - from;
+		memcpy(h->sub, sub->buf ? sub->buf + from : "", h->len);
+		sub->len = from;
+		if (sub->buf)
+			sub->buf[from] = '\0';
+		strmap_put(&cache->map, s ? s : "", h);
+	}
+	cache->last = s;
+	cache->last_hit = h;
+	if (h->ok)
+		sb_add(sub, h->sub, h->len);
+	return h->ok;
+}
+
 void group_apply(const struct group_rules *rules, struct diag_set *s)
 {
 	struct group_rules *r = (struct group_rules *)rules;
 	if (!r->md)
 		r->md = pcre2_match_data_create(64, NULL);
 	struct strbuf sub = STRBUF_INIT;
+	struct hit_cache *cache = xcalloc(2 * r->n + 1, sizeof(*cache));
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		struct diag *d = diag_set_get(s, i);
 		const char *fam = d->family && *d->family ? d->family : d->flag;
@@ -195,11 +255,11 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 		for (size_t k = 0; k < r->n; k++) {
 			const struct rule *ru = &r->r[k];
 			sb_reset(&sub);
-			bool flag_ok = match(r, ru->re[P_FLAG], d->flag, &sub);
+			bool flag_ok = match_cached(r, ru->re[P_FLAG], &cache[2 * k], d->flag, &sub);
 			if (!flag_ok && ru->re[P_FLAG] && d->family && strcmp(d->family, d->flag))
-				flag_ok = match(r, ru->re[P_FLAG], d->family, &sub);
+				flag_ok = match_cached(r, ru->re[P_FLAG], &cache[2 * k], d->family, &sub);
 			if (!flag_ok || !match(r, ru->re[P_MESSAGE], d->message, &sub) ||
-			    !match(r, ru->re[P_FILE], d->loc.file, &sub))
+			    !match_cached(r, ru->re[P_FILE], &cache[2 * k + 1], d->loc.file, &sub))
 				continue;
 			d->group = diag_set_intern(s, ru->name, strlen(ru->name));
 			if (sub.len)
@@ -207,6 +267,14 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 			break;
 		}
 	}
+	for (size_t k = 0; k < 2 * r->n; k++) {
+		const char *key;
+		void *v;
+		for (size_t j = 0; strmap_next(&cache[k].map, &j, &key, &v);)
+			free(v);
+		strmap_free(&cache[k].map);
+	}
+	free(cache);
 	sb_free(&sub);
 }
 
