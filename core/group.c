@@ -287,15 +287,99 @@ const char *group_label(const struct diag *d, struct strbuf *buf)
 	return buf->buf;
 }
 
-static int cmp_in_group(const void *pa, const void *pb)
+/* Order within a group: subgroup, file, line, then as given (what a
+ * stable sort on those gives). Sorting 100,000 diagnostics by their
+ * strings misses the cache at every compare, so each distinct string gets
+ * its rank first and the sort compares small keys. */
+struct skey {
+	size_t sub, file;
+	unsigned line;
+	size_t i;
+};
+
+static const char *const *rank_strs;
+
+static int cmp_rank(const void *pa, const void *pb)
 {
-	const struct diag *a = *(struct diag *const *)pa, *b = *(struct diag *const *)pb;
-	int c = strcmp(a->subgroup ? a->subgroup : "", b->subgroup ? b->subgroup : "");
-	if (c)
-		return c;
-	if ((c = strcmp(a->loc.file, b->loc.file)))
-		return c;
-	return a->loc.line < b->loc.line ? -1 : a->loc.line > b->loc.line;
+	const char *a = rank_strs[*(const size_t *)pa], *b = rank_strs[*(const size_t *)pb];
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* rank[i]: the place of strs[i] among the distinct strings, in strcmp order */
+static void rank(const char *const *strs, size_t n, size_t *out)
+{
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	size_t *slot = xmalloc(cap * sizeof(*slot)), *uniq = xmalloc((n + 1) * sizeof(*uniq));
+	size_t *id = xmalloc((n + 1) * sizeof(*id)), nu = 0;
+	memset(slot, 0xff, cap * sizeof(*slot));
+	for (size_t i = 0; i < n; i++) {
+		size_t j = ((uintptr_t)strs[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+		while (slot[j] != SIZE_MAX && strs[uniq[slot[j]]] != strs[i])
+			j = (j + 1) & (cap - 1);
+		if (slot[j] == SIZE_MAX) {
+			slot[j] = nu;
+			uniq[nu++] = i;
+		}
+		id[i] = slot[j];
+	}
+	size_t *order = xmalloc((nu + 1) * sizeof(*order)), *r = slot; /* reused */
+	for (size_t u = 0; u < nu; u++)
+		order[u] = uniq[u];
+	rank_strs = strs;
+	qsort(order, nu, sizeof(*order), cmp_rank);
+	size_t k = 0;
+	for (size_t u = 0; u < nu; u++) {
+		if (u && cmp_rank(&order[u - 1], &order[u]))
+			k++;
+		r[id[order[u]]] = k;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = r[id[i]];
+	free(order);
+	free(id);
+	free(uniq);
+	free(slot);
+}
+
+static int cmp_skey(const void *pa, const void *pb)
+{
+	const struct skey *a = pa, *b = pb;
+	if (a->sub != b->sub)
+		return a->sub < b->sub ? -1 : 1;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static void sort_in_group(struct diag **v, size_t n)
+{
+	if (n < 2)
+		return;
+	const char **strs = xmalloc(n * sizeof(*strs));
+	size_t *sub = xmalloc(n * sizeof(*sub)), *file = xmalloc(n * sizeof(*file));
+	for (size_t i = 0; i < n; i++)
+		strs[i] = v[i]->subgroup;
+	rank(strs, n, sub);
+	for (size_t i = 0; i < n; i++)
+		strs[i] = v[i]->loc.file;
+	rank(strs, n, file);
+	struct skey *keys = xmalloc(n * sizeof(*keys));
+	for (size_t i = 0; i < n; i++)
+		keys[i] = (struct skey){sub[i], file[i], v[i]->loc.line, i};
+	qsort(keys, n, sizeof(*keys), cmp_skey);
+	struct diag **tmp = xmalloc(n * sizeof(*tmp));
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = v[keys[i].i];
+	memcpy(v, tmp, n * sizeof(*v));
+	free(tmp);
+	free(keys);
+	free(file);
+	free(sub);
+	free(strs);
 }
 
 static int cmp_group(const void *pa, const void *pb)
@@ -312,26 +396,28 @@ struct diag_group *group_collect(struct diag *const *diags, size_t n, size_t *ng
 	struct diag_group *g = NULL;
 	size_t ng = 0, cap = 0;
 	size_t *caps = NULL;
+	const char *last = NULL; /* diagnostics come in runs of one group */
+	size_t cur = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = diags[i]->group ? diags[i]->group : "-";
-		size_t *slot = strmap_get(&idx, name);
-		size_t k;
+		size_t *slot = name == last ? (void *)(uintptr_t)(cur + 1) : strmap_get(&idx, name);
+		last = name;
 		if (!slot) {
 			ALLOC_GROW(g, ng + 1, cap);
 			caps = xrealloc(caps, cap * sizeof(*caps));
-			k = ng++;
-			g[k] = (struct diag_group){.name = name};
-			caps[k] = 0;
-			strmap_put(&idx, name, (void *)(uintptr_t)(k + 1));
+			cur = ng++;
+			g[cur] = (struct diag_group){.name = name};
+			caps[cur] = 0;
+			strmap_put(&idx, name, (void *)(uintptr_t)(cur + 1));
 		} else {
-			k = (size_t)(uintptr_t)slot - 1;
+			cur = (size_t)(uintptr_t)slot - 1;
 		}
-		ALLOC_GROW(g[k].diags, g[k].n + 1, caps[k]);
-		g[k].diags[g[k].n++] = diags[i];
-		g[k].occurrences += diags[i]->occurrences;
+		ALLOC_GROW(g[cur].diags, g[cur].n + 1, caps[cur]);
+		g[cur].diags[g[cur].n++] = diags[i];
+		g[cur].occurrences += diags[i]->occurrences;
 	}
 	for (size_t k = 0; k < ng; k++) {
-		qsort(g[k].diags, g[k].n, sizeof(*g[k].diags), cmp_in_group);
+		sort_in_group(g[k].diags, g[k].n);
 		for (size_t i = 0; i < g[k].n; i++)
 			if (!i ||
 			    strcmp(g[k].diags[i]->subgroup ? g[k].diags[i]->subgroup : "",

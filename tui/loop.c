@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -234,6 +235,29 @@ static void handle_signals(const struct loop_ui *ui)
 	}
 }
 
+/* $KLANG_KEYLOG=FILE: one line per batch of keys read from the terminal,
+ * the microseconds from reading it to the end of the redraw it caused, wall
+ * clock then CPU time (bench/latency.sh reads it). */
+static FILE *keylog;
+static long long keylog_t0, keylog_cpu0;
+
+static long long clock_us(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static long long now_us(void)
+{
+	return clock_us(CLOCK_MONOTONIC);
+}
+
+static long long cpu_us(void)
+{
+	return clock_us(CLOCK_PROCESS_CPUTIME_ID);
+}
+
 static void run_timers(void)
 {
 	long long now = now_ms();
@@ -280,8 +304,13 @@ static void iterate(const struct loop_ui *ui, int timeout, int input_fd)
 	if (rc > 0 && input_fd >= 0 && (pfd[n + 1].revents & (POLLHUP | POLLERR | POLLNVAL)))
 		sig_term = SIGHUP; /* the terminal went away */
 	handle_signals(ui);
-	if (rc > 0 && input_fd >= 0 && (pfd[n + 1].revents & POLLIN) && !quitting)
+	if (rc > 0 && input_fd >= 0 && (pfd[n + 1].revents & POLLIN) && !quitting) {
+		if (keylog) {
+			keylog_t0 = now_us();
+			keylog_cpu0 = cpu_us();
+		}
 		ui->input();
+	}
 	if (!quitting)
 		run_timers();
 	free(pfd);
@@ -295,9 +324,20 @@ void loop_iterate(const struct loop_ui *ui, int ms)
 
 int loop_run(const struct loop_ui *ui, int input_fd)
 {
+	const char *kl = getenv("KLANG_KEYLOG");
+	keylog = kl && *kl ? fopen(kl, "w") : NULL;
 	while (!quitting) {
 		ui->redraw();
+		if (keylog && keylog_t0) {
+			fprintf(keylog, "%lld %lld\n", now_us() - keylog_t0,
+				cpu_us() - keylog_cpu0);
+			fflush(keylog); /* the bench waits for each line */
+			keylog_t0 = 0;
+		}
 		iterate(ui, -1, input_fd);
 	}
+	if (keylog)
+		fclose(keylog);
+	keylog = NULL;
 	return sig_term;
 }
