@@ -9,9 +9,7 @@
 # warm-up build (for a real kernel, where one round takes minutes). Builds go to a temporary
 # directory that is removed afterwards; the tree is never written to.
 set -eu
-
-here=$(cd "$(dirname "$0")/.." && pwd)
-klang=${KLANG:-$here/klang}
+. "$(dirname "$0")/lib.sh"
 tree=${1:-$here/patchsets/demo/tree}
 config=${2:-defconfig}
 jobs=${3:-$(nproc)}
@@ -59,3 +57,7 @@ echo "$cpu" | awk '{ printf "klang CPU %.2fs for %.1fs of build CPU (%.3f%%)\n",
 echo "two builds on one jobserver: ${par}s wall"
 echo "the same two in sequence:    ${seq}s wall (arm64 ${a}s + x86_64 ${b}s)"
 echo "$par $seq" | awk '{ printf "speed-up: %.2fx\n", $2 / ($1 ? $1 : 1) }'
+set -- $cpu
+row "klang CPU / build CPU, $config $(basename "$tree")" "${1}s" "${2}s (builds)" \
+	"$(awk -v k="$1" -v b="$2" 'BEGIN { printf "%.4f", b ? k / b : 1 }')" 0.01
+row "2 builds on one jobserver vs in sequence" "${par}s" "${seq}s (sequence)" "$(ratio "$par" "$seq")" 1

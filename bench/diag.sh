@@ -4,77 +4,50 @@
 # its paths and line numbers varied so the diagnostics stay distinct.
 #   bench/diag.sh [SIZE_MB]        (default 200; needs ./klang, perl)
 #   VARY=0 bench/diag.sh           plain copies: every warning repeats
-# Prints the times of `klang diag parse --format tsv` against
-# `grep -c ': warning:'` on the same file, and of `klang diag diff` of two
-# such logs against one parse, and their ratios (targets: <= 1.5 and <= 2).
+# Compares `klang diag parse --format tsv` with `grep -c ': warning:'` on the
+# same file (target <= 1.5), `klang diag diff` of a GCC and a Clang log
+# with one parse (<= 2), and the peak memory of a parse of the log of
+# repeats with that of the distinct one (memory grows with distinct
+# diagnostics, not with the log: <= 0.25).
 set -eu
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 size=${1:-200}
 vary=${VARY:-1}
-klang=${KLANG:-./klang}
-tmp=${TMPDIR:-/tmp}/klang-bench-diag-$vary
-mkdir -p "$tmp"
-fx=../shared/fixtures/linux-6.1
-[ -d "$fx" ] || fx=../../shared/fixtures/linux-6.1   # from a git worktree
-logs="$fx/tinyconfig-W1-gcc-x86.log $fx/tinyconfig-W1-clang-x86.log"
-for f in tests/fixtures/diag/tinyconfig-W1-gcc-arm64.log tests/fixtures/diag/tinyconfig-W1-clang-arm64.log; do
-	[ -f "$f" ] && logs="$logs $f"
-done
+runs=${RUNS:-3}
+gcc=$BENCH_DIR/gcc-$size-$vary.log
+clang=$BENCH_DIR/clang-$size-$vary.log
+same=$BENCH_DIR/gcc-$size-0.log
+make_log "$gcc" gcc "$size" "$vary"
+make_log "$clang" clang "$size" "$vary"
+make_log "$same" gcc "$size" 0
+cat "$gcc" "$clang" "$same" >/dev/null # page cache
 
-# make LOG OUT COMPILER: copies of the fixture logs of one compiler until SIZE MB
-make_log() {
-	out=$1 cc=$2
-	[ -s "$out" ] && [ "$(stat -c %s "$out")" -ge $((size * 1000000)) ] && return
-	src=$(for f in $logs; do case $f in *-$cc-*) echo "$f";; esac; done)
-	perl -e '
-		my ($size, $vary, @files) = @ARGV;
-		my @text = map { local $/; open my $f, "<", $_ or die "$_: $!"; scalar <$f> } @files;
-		my ($n, $i) = (0, 0);
-		while ($n < $size * 1000000) {
-			for my $t (@text) {
-				my $c = $t;
-				if ($vary) {
-					# another directory level and shifted lines per copy
-					my $dir = "v" . ($i % 40);
-					my $off = ($i * 7) % 300;
-					$c =~ s{(linux-(?:source-)?6\.1/)(arch|kernel|fs|mm|lib|init|drivers|include)/}{$1$2/$dir/}g;
-					$c =~ s{(\.[chS]):(\d+)([:,])}{$1 . ":" . ($2 + $off) . $3}ge;
-				}
-				print $c;
-				$n += length $c;
-				$i++;
-			}
-		}' "$size" "$vary" $src > "$out"
-}
+peak_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
 
-now() { date +%s.%N; }
-# best of 3 wall-clock runs of a command, output to a file (grep stops at
-# the first match when its output is /dev/null)
-best() {
-	b=
-	for r in 1 2 3; do
-		t0=$(now)
-		"$@" > "$tmp/out"
-		t1=$(now)
-		t=$(echo "$t1 - $t0" | bc -l)
-		if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l)" = 1 ]; then b=$t; fi
-	done
-	echo "$b"
-}
+# side by side, alternating, best of RUNS each. Parse and grep are both
+# single-threaded: their CPU time (user + system) is compared, which is the
+# wall time on an idle machine and stays so on a shared one. diff reads its
+# two logs in parallel: its wall time is compared with a parse's.
+g=$(best_cpu_ms "$runs" grep -c ': warning:' "$gcc")
+p=$(best_cpu_ms "$runs" "$klang" diag parse "$gcc" --format tsv)
+g2=$(best_cpu_ms "$runs" grep -c ': warning:' "$gcc")
+[ "$g2" -lt "$g" ] && g=$g2
+pw=$(best_ms "$runs" "$klang" diag parse "$gcc" --format tsv)
+d=$(best_ms "$runs" "$klang" diag diff --gcc "$gcc" --clang "$clang" --format tsv)
+pw2=$(best_ms "$runs" "$klang" diag parse "$gcc" --format tsv)
+[ "$pw2" -lt "$pw" ] && pw=$pw2
+rows=$(($("$klang" diag parse "$gcc" --format tsv | wc -l) - 1))
+rows_same=$(($("$klang" diag parse "$same" --format tsv | wc -l) - 1))
+mem=$(peak_kb "$klang" diag parse "$gcc" --format tsv)
+mem_same=$(peak_kb "$klang" diag parse "$same" --format tsv)
+mb=$(($(stat -c %s "$gcc") / 1000000))
 
-make_log "$tmp/gcc.log" gcc
-make_log "$tmp/clang.log" clang
-ls -l "$tmp/gcc.log" "$tmp/clang.log" | awk '{ printf "%s: %.0f MB\n", $NF, $5 / 1e6 }'
-cat "$tmp/gcc.log" > /dev/null; cat "$tmp/clang.log" > /dev/null   # page cache
-
-grep_t=$(best grep -c ': warning:' "$tmp/gcc.log")
-parse_t=$(best "$klang" diag parse "$tmp/gcc.log" --format tsv)
-diff_t=$(best "$klang" diag diff --gcc "$tmp/gcc.log" --clang "$tmp/clang.log" --format tsv)
-mem=$( { /usr/bin/time -f %M "$klang" diag parse "$tmp/gcc.log" --format tsv > /dev/null; } 2>&1 | tail -1)
-rows=$("$klang" diag parse "$tmp/gcc.log" --format tsv | wc -l)
-
-printf 'grep -c        %6.3f s\n' "$grep_t"
-printf 'diag parse     %6.3f s  (%d distinct diagnostics, peak %d KB)\n' "$parse_t" $((rows - 1)) "$mem"
-printf 'diag diff      %6.3f s\n' "$diff_t"
-printf 'parse / grep   %6.2f  (target <= 1.5)\n' "$(echo "$parse_t / $grep_t" | bc -l)"
-printf 'diff / parse   %6.2f  (target <= 2)\n' "$(echo "$diff_t / $parse_t" | bc -l)"
+echo "log: $mb MB, $(grep -c ': warning:' "$gcc") warnings, $rows distinct diagnostics"
+echo "grep -c ': warning:'  $g ms CPU"
+echo "klang diag parse      $p ms CPU, $pw ms wall, peak $((mem / 1024)) MB"
+echo "klang diag diff       $d ms wall (GCC and Clang logs of $mb MB)"
+echo "log of repeats:       $rows_same distinct diagnostics, peak $((mem_same / 1024)) MB"
+row "diag parse, $mb MB log, vs grep -c (CPU)" "$p ms" "$g ms (grep -c)" "$(ratio "$p" "$g")" 1.5
+row "diag diff of two $mb MB logs, vs one parse" "$d ms" "$pw ms (parse)" "$(ratio "$d" "$pw")" 2
+row "parse peak memory: $rows_same vs $rows distinct" "$((mem_same / 1024)) MB" "$((mem / 1024)) MB (distinct)" \
+	"$(ratio "$mem_same" "$mem")" 0.25

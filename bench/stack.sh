@@ -8,45 +8,33 @@
 #   REPACK=1 bench/stack.sh   repack as git gc would (newest objects whole)
 #   RUNS=5 KLANG=./klang      best of RUNS runs of each command
 set -eu
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 n=${1:-10000}
 files=${FILES:-500}
 runs=${RUNS:-5}
-klang=${KLANG:-$here/klang}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/klang-bench-XXXXXX")
-trap 'rm -rf "$dir"' EXIT INT TERM
-
-git init -q "$dir"
-LC_ALL=C awk -v n="$n" -v files="$files" -f "$here/bench/stack-gen.awk" |
-	git -C "$dir" fast-import --quiet
-[ "${REPACK:-0}" = 1 ] && git -C "$dir" repack -adfq
-
-# Best wall time of a command, in milliseconds.
-best() {
-	b=
-	for _ in $(seq "$runs"); do
-		s=$(date +%s%N)
-		"$@" >/dev/null
-		e=$(date +%s%N)
-		t=$(((e - s) / 1000000))
-		if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
-	done
-	echo "$b"
-}
+dir=$BENCH_DIR/stack-$n
+[ "$files" = 500 ] || dir=$dir-$files
+[ "${REPACK:-0}" = 1 ] && dir=$dir-repacked
+make_stack "$dir" "$n" "$files"
+if [ "${REPACK:-0}" = 1 ] && [ ! -f "$dir.repacked" ]; then
+	git -C "$dir" repack -adfq
+	touch "$dir.repacked"
+fi
+best() { best_ms "$runs" "$@"; }
 
 range="v1.0..master"
 git -C "$dir" log --reverse --first-parent --numstat --format='@@@%H%x1f%an%x1f%s' "$range" |
-	LC_ALL=C awk -f "$here/tests/stack-expect.awk" >"$dir.want"
-"$klang" stack --repo "$dir" --base v1.0 --head master --format tsv >"$dir.got"
-if cmp -s "$dir.want" "$dir.got"; then
-	echo "rows: $(($(wc -l <"$dir.got") - 1)) patches, identical to git log's"
+	LC_ALL=C awk -f "$here/tests/stack-expect.awk" >"$BENCH_DIR/stack.want"
+"$klang" stack --repo "$dir" --base v1.0 --head master --format tsv >"$BENCH_DIR/stack.got"
+if cmp -s "$BENCH_DIR/stack.want" "$BENCH_DIR/stack.got"; then
+	echo "rows: $(($(wc -l <"$BENCH_DIR/stack.got") - 1)) patches, identical to git log's"
 else
 	echo "rows DIFFER from git log's:" >&2
-	diff "$dir.want" "$dir.got" | head >&2
-	rm -f "$dir.want" "$dir.got"
+	diff "$BENCH_DIR/stack.want" "$BENCH_DIR/stack.got" | head >&2
+	rm -f "$BENCH_DIR/stack.want" "$BENCH_DIR/stack.got"
 	exit 1
 fi
-rm -f "$dir.want" "$dir.got"
+rm -f "$BENCH_DIR/stack.want" "$BENCH_DIR/stack.got"
 
 g=$(best git -C "$dir" log --reverse --first-parent --numstat "$range")
 k=$(best "$klang" stack --repo "$dir" --base v1.0 --head master --format tsv)
@@ -61,3 +49,4 @@ echo "klang stack --format tsv:                   $k ms (ratio klang/git: $ratio
 [ -n "$k1" ] && echo "klang stack --format tsv on one cpu:        $k1 ms"
 echo "klang stack --format tsv, default base:     $d ms"
 echo "klang stack (text, no statistics):          $t ms"
+row "stack --format tsv, $n patches, vs git log" "$k ms" "$g ms (git log)" "$ratio" 1
