@@ -3,7 +3,7 @@
 # program in a tmux terminal. Inputs are kept in $BENCH_DIR between runs.
 here=$(cd "$(dirname "$0")/.." && pwd)
 klang=${KLANG:-$here/klang}
-BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/klang-bench}
+BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/klang-bench-inputs}
 mkdir -p "$BENCH_DIR"
 # the rows of the final table: name|klang|reference|ratio|target|max
 BENCH_TABLE=${BENCH_TABLE:-$BENCH_DIR/table}
@@ -104,9 +104,13 @@ make_stack() {
 	touch "$_dir.done-$_n-$_files"
 }
 
-# A private tmux server (killed by tm_stop) with one 160x48 terminal.
+# A private tmux server (killed by tm_stop) with one 160x48 terminal; each
+# on a new socket (a server being killed may still hold the last one)
 TM="tmux -L klang-bench-$$ -f /dev/null"
-tm_start() { $TM new-session -d -x 160 -y 48 -s b "$1"; }
+tm_start() {
+	TM="tmux -L klang-bench-$$-$(date +%s%N) -f /dev/null"
+	$TM new-session -d -x 160 -y 48 -s b "$1"
+}
 tm_stop() { $TM kill-server 2>/dev/null || true; }
 tm_screen() { $TM capture-pane -p -t b 2>/dev/null; }
 tm_keys() { $TM send-keys -t b "$@"; }

@@ -1,0 +1,195 @@
+/* Tests for the fast paths of the diagnostics modules: fingerprints (kept in
+ * triage stores, so they must never change) against the byte-at-a-time
+ * definition, lex_text's word-at-a-time scan against its byte rules, and
+ * the order of group_collect against a stable sort on the strings. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "core/diaglex.h"
+#include "core/group.h"
+#include "core/util.h"
+
+/* The fingerprint as first defined: every byte through a small buffer
+ * hashed whenever it is full. */
+static bool ident(char c)
+{
+	return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c >= '0' && c <= '9');
+}
+
+static uint64_t ref_str(const char *s, uint64_t h)
+{
+	return diag_hash(s ? s : "", s ? strlen(s) : 0, h);
+}
+
+static uint64_t ref_masked(const char *m, uint64_t h)
+{
+	char buf[256];
+	size_t n = 0;
+	for (const char *p = m; *p; p++) {
+		char c = *p;
+		if (c >= '0' && c <= '9' && !(p > m && ident(p[-1]))) {
+			while (p[1] && strchr("0123456789abcdefABCDEFxX.", p[1]))
+				p++;
+			c = '#';
+		}
+		buf[n++] = c;
+		if (n == sizeof(buf)) {
+			h = diag_hash(buf, n, h);
+			n = 0;
+		}
+	}
+	return diag_hash(buf, n, h);
+}
+
+static uint64_t ref_code(const char *src, uint64_t h)
+{
+	char buf[512];
+	size_t n = 0;
+	for (const char *p = src ? src : ""; *p; p++) {
+		if (*p == ' ' || *p == '\t') {
+			while (p[1] == ' ' || p[1] == '\t')
+				p++;
+			if (!n || !p[1])
+				continue;
+			buf[n++] = ' ';
+		} else {
+			buf[n++] = *p;
+		}
+		if (n == sizeof(buf)) {
+			h = diag_hash(buf, n, h);
+			n = 0;
+		}
+	}
+	return diag_hash(buf, n, h);
+}
+
+static uint64_t ref_fingerprint(const struct diag *d)
+{
+	uint64_t h = ref_str(d->loc.file, 0x6b6c616e67ull);
+	h = ref_str(d->flag, h);
+	h = ref_masked(d->message ? d->message : "", h);
+	h = ref_code(d->source, h);
+	if (d->loc.line != d->spell.line || d->loc.col != d->spell.col ||
+	    strcmp(d->loc.file ? d->loc.file : "", d->spell.file ? d->spell.file : ""))
+		h = ref_str(d->spell.file, h);
+	return h;
+}
+
+static unsigned long long seed = 42;
+
+static unsigned rnd(unsigned n)
+{
+	seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)(seed >> 33) % n;
+}
+
+/* Text with numbers, hex, words with digits, blank runs and tabs, of any
+ * length up to max: chunk boundaries fall everywhere. */
+static char *random_text(size_t max)
+{
+	static const char *const parts[] = {"0x1f", " ", "  ", "\t", "a1", "12", "3.5", "foo",
+					    "_9", "x", "'f'", "\t ", "bar_2", "7", "dead",
+					    "ff", ".", "-W1"};
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = rnd((unsigned)max + 1);
+	while (sb.len < len)
+		sb_adds(&sb, parts[rnd(ARRAY_SIZE(parts))]);
+	if (!sb.buf)
+		sb_grow(&sb, 1);
+	return sb_detach(&sb);
+}
+
+static void test_fingerprint_unchanged(void)
+{
+	for (int i = 0; i < 3000; i++) {
+		char *msg = random_text(i < 1500 ? 80 : 1400), *src = random_text(i < 1500 ? 60 : 2100);
+		struct diag d = {0};
+		d.loc = (struct diag_loc){"drivers/a.c", 12, 3};
+		d.spell = i % 3 ? d.loc : (struct diag_loc){"include/b.h", 7, 1};
+		d.flag = i % 5 ? "-Wunused" : NULL;
+		d.message = msg;
+		d.source = i % 7 ? src : NULL;
+		CU_ASSERT_EQUAL(diag_fingerprint(&d), ref_fingerprint(&d));
+		free(msg);
+		free(src);
+	}
+}
+
+/* lex_text keeps printable ASCII, turns controls into blanks (tabs stay),
+ * gcc's quotes into ASCII ones and invalid UTF-8 into U+FFFD. */
+static void test_lex_text_words(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char in[] = "abcdefgh12345678\x01zyxwvuts\tq\xe2\x80\x98name\xe2\x80\x99 \xff"
+			  "0123456789abcdef\x7f";
+	lex_text(in, sizeof(in) - 1, &out);
+	CU_ASSERT_STRING_EQUAL(out.buf, "abcdefgh12345678 zyxwvuts\tq'name' \xef\xbf\xbd"
+					"0123456789abcdef\x7f");
+	for (size_t cut = 0; cut < sizeof(in) - 1; cut++) { /* every length: the tail loop */
+		sb_reset(&out);
+		lex_text(in, cut, &out);
+		CU_ASSERT_EQUAL(out.buf[out.len], '\0');
+		CU_ASSERT_TRUE(out.len <= 3 * cut);
+	}
+	sb_free(&out);
+}
+
+static int cmp_strings(const void *pa, const void *pb)
+{
+	const struct diag *a = *(struct diag *const *)pa, *b = *(struct diag *const *)pb;
+	int c = strcmp(a->subgroup ? a->subgroup : "", b->subgroup ? b->subgroup : "");
+	if (!c)
+		c = strcmp(a->loc.file, b->loc.file);
+	if (!c)
+		c = a->loc.line < b->loc.line ? -1 : a->loc.line > b->loc.line;
+	return c ? c : a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Equal strings at different addresses, NULL and "" subgroups, ties. */
+static void test_group_order(void)
+{
+	enum { N = 2000 };
+	static const char *const files[] = {"b.c", "a.c", "a/b.c", "a.h", "c.c"};
+	static const char *const subs[] = {NULL, "", "mm", "arch/x86", "fs"};
+	struct diag *d = xcalloc(N, sizeof(*d));
+	struct diag **v = xmalloc(N * sizeof(*v)), **want = xmalloc(N * sizeof(*want));
+	char **own = xmalloc(N * sizeof(*own));
+	for (size_t i = 0; i < N; i++) {
+		own[i] = xstrdup(files[rnd(ARRAY_SIZE(files))]); /* a copy: not interned */
+		d[i].loc.file = rnd(2) ? own[i] : files[rnd(ARRAY_SIZE(files))];
+		d[i].loc.line = rnd(4);
+		d[i].subgroup = subs[rnd(ARRAY_SIZE(subs))];
+		d[i].group = rnd(3) ? "one" : "two";
+		d[i].index = i;
+		v[i] = &d[i];
+	}
+	size_t ng;
+	struct diag_group *g = group_collect(v, N, &ng);
+	CU_ASSERT_EQUAL_FATAL(ng, 2);
+	for (size_t k = 0; k < ng; k++) {
+		size_t n = 0;
+		for (size_t i = 0; i < N; i++)
+			if (!strcmp(d[i].group, g[k].name))
+				want[n++] = &d[i];
+		qsort(want, n, sizeof(*want), cmp_strings);
+		CU_ASSERT_EQUAL_FATAL(g[k].n, n);
+		CU_ASSERT_EQUAL(memcmp(g[k].diags, want, n * sizeof(*want)), 0);
+	}
+	group_collect_free(g, ng);
+	for (size_t i = 0; i < N; i++)
+		free(own[i]);
+	free(own);
+	free(want);
+	free(v);
+	free(d);
+}
+
+void suite_diagperf(void)
+{
+	CU_pSuite s = CU_add_suite("diagperf", NULL, NULL);
+	CU_add_test(s, "fingerprints as first defined", test_fingerprint_unchanged);
+	CU_add_test(s, "lex_text word scan", test_lex_text_words);
+	CU_add_test(s, "group order: ranked keys = sorted strings", test_group_order);
+}
