@@ -282,8 +282,10 @@ const char *group_label(const struct diag *d, struct strbuf *buf)
 {
 	sb_reset(buf);
 	sb_adds(buf, d->group ? d->group : "-");
-	if (d->subgroup)
-		sb_addf(buf, ":%s", d->subgroup);
+	if (d->subgroup) { /* no printf: the TSV writer asks for every row */
+		sb_addc(buf, ':');
+		sb_adds(buf, d->subgroup);
+	}
 	return buf->buf;
 }
 
