@@ -483,8 +483,8 @@ void lex_text(const char *s, size_t n, struct strbuf *out)
 			i += l;
 		}
 	}
-	if (!out->buf)
-		sb_grow(out, 1);
+	sb_grow(out, 0); /* a string even when nothing was added */
+	out->buf[out->len] = '\0';
 }
 
 char *diag_normalize_path(const char *path, const char *root, const char *build)
