@@ -121,22 +121,11 @@ const struct patchset *tui_patchset(void)
 	return patchset.path ? &patchset : NULL;
 }
 
-/* The stack from the options, a patchset filling what they leave out. */
+/* The stack from the options, a patchset filling what they leave out (and
+ * giving its extra tags to a stack read from files too). */
 static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e)
 {
 	struct stack_opts so = { .repo = o->repo, .base = o->base, .head = o->head };
-	if (o->mbox || o->quilt) {
-		struct patch_files bad;
-		int rc = stack_open_files(st, o->mbox ? o->mbox : o->quilt,
-					  o->mbox ? STACK_FILES_MBOX : STACK_FILES_QUILT, o->base,
-					  o->repo, &bad, e);
-		if (rc == 0 && bad.nmalformed) {
-			/* listed before the screen opens; never dropped silently */
-			patch_files_print_malformed(&bad, stderr);
-		}
-		patch_files_free(&bad);
-		return rc;
-	}
 	if (o->patchset) {
 		char *path = patchset_find(o->patchset);
 		if (!path)
@@ -147,10 +136,25 @@ static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e
 		if (rc)
 			return -1;
 		so.repo = so.repo ? so.repo : patchset.repo;
-		so.base = so.base ? so.base : patchset.base;
-		so.head = so.head ? so.head : patchset.head;
 		so.extra_tags = (const char *const *)patchset.tags;
 		so.nextra_tags = patchset.ntags;
+		if (!o->mbox && !o->quilt) {
+			so.base = so.base ? so.base : patchset.base;
+			so.head = so.head ? so.head : patchset.head;
+		}
+	}
+	if (o->mbox || o->quilt) {
+		struct patch_files bad;
+		int rc = stack_open_files_tags(st, o->mbox ? o->mbox : o->quilt,
+					       o->mbox ? STACK_FILES_MBOX : STACK_FILES_QUILT,
+					       o->base, so.repo, so.extra_tags, so.nextra_tags,
+					       &bad, e);
+		if (rc == 0 && bad.nmalformed) {
+			/* listed before the screen opens; never dropped silently */
+			patch_files_print_malformed(&bad, stderr);
+		}
+		patch_files_free(&bad);
+		return rc;
 	}
 	return stack_open(st, &so, e);
 }
