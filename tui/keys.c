@@ -291,3 +291,18 @@ void keys_describe(int action, struct strbuf *out)
 			sb_addf(out, "(%s)", scope_names[bindings[i].scope]);
 	}
 }
+
+void keys_dump(FILE *f)
+{
+	for (int s = 0; s < SCOPE_COUNT; s++)
+		for (int a = ACT_NONE + 1; a < ACT_END; a++) {
+			const struct action_info *ai = action_info(a);
+			if ((int)ai->scope != s)
+				continue;
+			struct strbuf sb = STRBUF_INIT;
+			keys_describe(a, &sb);
+			fprintf(f, "%s\t%s\t%s\t%s\n", scope_titles[s], sb_str(&sb), ai->name,
+				ai->help);
+			sb_free(&sb);
+		}
+}

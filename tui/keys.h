@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "core/tags.h"
 #include "core/util.h"
@@ -126,5 +127,10 @@ int keys_lookup(enum key_scope scope, int key);
 /* The keys bound to an action, as "j <Down> <Space>(patch)": a scope in
  * parentheses when it is not the action's own. */
 void keys_describe(int action, struct strbuf *out);
+/* The key table in the help view's order, one action a line: scope title,
+ * keys (as keys_describe), action name, help, tab-separated; what
+ * `klang --dump-keys` prints and doc/keys2man.sh turns into the man page's
+ * KEYS section. */
+void keys_dump(FILE *f);
 
 #endif

@@ -43,6 +43,8 @@ static void usage(FILE *f)
 	      "                   Clang one (default: the newest in <repo>/.klang/out/)\n\n"
 	      "Keys can be rebound in ~/.config/klang/keys with lines 'bind SCOPE KEY ACTION'\n"
 	      "(scopes: generic, stack, patch, tags, clang, help, builds, warnings).\n"
+	      "klang --dump-keys prints the default key table (scope, keys, action, help;\n"
+	      "tab-separated), from which the man page's KEYS section is made.\n"
 	      "Environment: NO_COLOR, KLANG_SCRIPT=FILE runs a key script without a terminal.\n\n"
 	      "Keys (? inside shows them too):\n",
 	      f);
@@ -73,6 +75,11 @@ static int parse_args(int argc, char **argv, struct tui_opts *o)
 							      : NULL;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
+			return 1;
+		}
+		if (!strcmp(a, "--dump-keys")) { /* the defaults: doc/klang.1's KEYS */
+			keys_init();
+			keys_dump(stdout);
 			return 1;
 		}
 		if (!dst) {
