@@ -15,6 +15,7 @@
 #include "core/stackfiles.h"
 #include "tui/config.h"
 #include "core/util.h"
+#include "tui/links.h"
 #include "tui/loop.h"
 #include "tui/prompt.h"
 #include "tui/script.h"
@@ -192,6 +193,7 @@ static void register_views(void)
 	view_bind_key(ACT_VIEW_BUILDS, &builds_view);
 	builds_view_init();
 	view_bind_key(ACT_VIEW_WARNINGS, &warnings_view);
+	links_tui_init();
 }
 
 int tui_main(int argc, char **argv)
