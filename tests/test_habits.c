@@ -28,11 +28,16 @@ static void make_repo(const char *dir, char id[41])
 	char *msg = xasprintf("HACK: block: Disable BLK_DEV_NBD with clang <= 13\n\nWhy.\n\n"
 			      "Link: %s\nCloses: %s\nSigned-off-by: A <a@example.org>\n",
 			      link1, link2);
-	struct gw_commit c0 = {.ref = "refs/heads/main", .files = f0, .nfiles = 1,
+	struct gw_commit c0 = {.ref = "refs/heads/main",
+			       .files = f0,
+			       .nfiles = 1,
 			       .message = "base\n"},
 			 c1 = {.ref = "refs/heads/main", .files = f1, .nfiles = 1, .message = msg},
-			 c2 = {.ref = "refs/heads/main", .files = f2, .nfiles = 1,
-			       .message = "FROMLIST: b: add b\n", .time = 1700000100};
+			 c2 = {.ref = "refs/heads/main",
+			       .files = f2,
+			       .nfiles = 1,
+			       .message = "FROMLIST: b: add b\n",
+			       .time = 1700000100};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c0, NULL, &e), 0);
 	CU_ASSERT_EQUAL(gw_tag(r, "v1", "main", &e), 0);
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c1, id, &e), 0);
@@ -159,7 +164,8 @@ static void test_config_keys(void)
 	char *out = run_script(dir, "--repo repo --base v1",
 			       "x\n:save-display s1\n<F5>\n:save-display s2\nq\n");
 	char *s1 = screen(dir, "s1"), *s2 = screen(dir, "s2");
-	char *c1 = xasprintf("copied patch id: %s", id), *c2 = xasprintf("copied Link 1/2: %s", link1);
+	char *c1 = xasprintf("copied patch id: %s", id),
+	     *c2 = xasprintf("copied Link 1/2: %s", link1);
 	expect_in(s1, c1);
 	expect_in(s2, c2);
 	char *seq = osc52_of(id);

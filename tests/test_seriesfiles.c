@@ -92,8 +92,8 @@ static void make_base(const char *dir, const char *path, enum stack_files_kind k
 	files[nv] = (struct gw_file){"README", "base\n", 0};
 	git_repository *r;
 	char *repo = xasprintf("%s/repo", dir);
-	struct gw_commit c = {.ref = "refs/heads/main", .files = files, .nfiles = nv + 1,
-			      .message = "base\n"};
+	struct gw_commit c = {
+	    .ref = "refs/heads/main", .files = files, .nfiles = nv + 1, .message = "base\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_init(repo, &r, &e), 0);
 	CU_ASSERT_EQUAL(gw_commit(r, &c, NULL, &e), 0);
 	CU_ASSERT_EQUAL(gw_tag(r, "v1", "main", &e), 0);
@@ -148,8 +148,8 @@ static char *author_unknown(const char *tsv)
 
 static void check_stack(const char *opt, const char *path, const char *want)
 {
-	char *cmd = xasprintf("'%s' stack %s '%s' --format tsv 2>/dev/null", test_klang_bin(), opt,
-			      path);
+	char *cmd =
+	    xasprintf("'%s' stack %s '%s' --format tsv 2>/dev/null", test_klang_bin(), opt, path);
 	char *out = run(cmd, 0);
 	CU_ASSERT_STRING_EQUAL(out, want);
 	if (strcmp(out, want))
@@ -160,8 +160,7 @@ static void check_stack(const char *opt, const char *path, const char *want)
 
 /* Export the stack at `path` as mbox and as quilt, without and with a base;
  * apply each with git am and quilt push; read each back. */
-static void round_trip(const char *rel, enum stack_files_kind kind, int want_rc,
-		       size_t npatches)
+static void round_trip(const char *rel, enum stack_files_kind kind, int want_rc, size_t npatches)
 {
 	const char *opt = kind == STACK_FILES_MBOX ? "--mbox" : "--quilt";
 	char *dir = test_tmpdir(), *path = test_local_fixture(rel);
@@ -238,33 +237,31 @@ static void test_mbox_round_trip(void)
 	round_trip("patches/cbl-ci2__mainline.mbox", STACK_FILES_MBOX, 0, 4);
 }
 
-static void test_series_files_cli(void)
+/* klang series ARGS on the quilt fixture: exit status and what stdout and
+ * stderr must hold. */
+static void series_on_fixture(const char *args, int want, const char *in_out, const char *in_err)
 {
 	char *path = test_local_fixture("patches/quilt");
-	char *cmd = xasprintf("'%s' series --quilt '%s' --clang 14 --format tsv", test_klang_bin(),
-			      path);
+	char *cmd =
+	    xasprintf("'%s' series --quilt '%s' --clang 14 %s", test_klang_bin(), path, args);
 	char *out, *err;
-	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tHACK\tkeep\t"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tBACKPORT,FROMLIST\tkeep\t"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "series:11: no-such.patch: No such file"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "series:12: reversed.patch: reverse patches"));
-	free(out);
-	free(err);
-	free(cmd);
-	cmd = xasprintf("'%s' series --quilt '%s' --clang 14", test_klang_bin(), path);
-	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "quilt (patch files, no base): 5 patches, 5 kept"));
-	free(out);
-	free(err);
-	free(cmd);
-	cmd = xasprintf("'%s' series --quilt '%s' --head x --clang 14", test_klang_bin(), path);
-	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--head does not go with --mbox or --quilt"));
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), want);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, in_out));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, in_err));
 	free(out);
 	free(err);
 	free(cmd);
 	free(path);
+}
+
+static void test_series_files_cli(void)
+{
+	series_on_fixture("--format tsv", 1, "\tHACK\tkeep\t",
+			  "series:11: no-such.patch: No such file");
+	series_on_fixture("--format tsv", 1, "\tBACKPORT,FROMLIST\tkeep\t",
+			  "series:12: reversed.patch: reverse patches");
+	series_on_fixture("", 1, "quilt (patch files, no base): 5 patches, 5 kept", "");
+	series_on_fixture("--head x", 2, "", "--head does not go with --mbox or --quilt");
 }
 
 /* A patchset's own tag words are read from patch files as from a branch. */
