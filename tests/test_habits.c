@@ -60,8 +60,9 @@ static char *run_script(const char *dir, const char *args, const char *script)
 			      "XDG_CONFIG_HOME='%s' KLANG_SCRIPT='%s' '%s' %s",
 			      dir, dir, dir, path, test_klang_bin(), args);
 	char *out, *err;
-	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
-	if (*err)
+	int rc = test_run(cmd, &out, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc)
 		fprintf(stderr, "%s: %s", cmd, err);
 	free(err);
 	free(cmd);
@@ -206,10 +207,36 @@ static void test_mbox_workbench(void)
 	free(dir);
 }
 
+/* A quilt series with a missing and a reversed patch: the status bar says
+ * so once the screen is up (the list went to stderr before). */
+static void test_quilt_workbench(void)
+{
+	char *dir = test_tmpdir();
+	char *q = test_local_fixture("patches/quilt");
+	char *args = xasprintf("--quilt '%s'", q);
+	char *out = run_script(dir, args, ":save-display s1\njj2\n:save-display s2\nq\n");
+	char *s1 = screen(dir, "s1"), *s2 = screen(dir, "s2");
+	expect_in(s1, "[stack] quilt (patch files)  patch 1 of 5");
+	expect_in(s1, "\n2 patches not read: ");
+	expect_in(s1, "quilt/series:11: no-such.patch: No such file or directory ...");
+	expect_in(s1, "3 keep    BACKPORT   FROMLIST  b081e2a9516b pwm: Add support for");
+	expect_in(s2, "Tags:    BACKPORT   FROMLIST\n");
+	expect_in(s2, "\nLink:   https://lore.kernel.org/lkml/1568415464-20267-1-git-send-email-"
+		      "gurus@codeaurora.org/\n");
+	free(s1);
+	free(s2);
+	free(out);
+	free(args);
+	free(q);
+	test_rmdir(dir);
+	free(dir);
+}
+
 void suite_habits(void)
 {
 	CU_pSuite s = CU_add_suite("habits", NULL, NULL);
 	CU_add_test(s, "links shown, y and Y copy through OSC 52", test_links_and_copy);
 	CU_add_test(s, "copy keys rebound in .klang/config.yaml", test_config_keys);
 	CU_add_test(s, "the workbench on a real mbox", test_mbox_workbench);
+	CU_add_test(s, "the workbench on a quilt series, malformed named", test_quilt_workbench);
 }

@@ -123,6 +123,9 @@ static void setup_theme(const struct tui_opts *o, struct theme *requested)
 }
 
 static struct patchset patchset;
+/* Patch files not read (--mbox, --quilt): said again once the screen is up. */
+static char *files_error;
+static size_t files_nbad;
 
 const struct patchset *tui_patchset(void)
 {
@@ -160,6 +163,8 @@ static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e
 		if (rc == 0 && bad.nmalformed) {
 			/* listed before the screen opens; never dropped silently */
 			patch_files_print_malformed(&bad, stderr);
+			files_error = patch_files_first_error(&bad);
+			files_nbad = bad.nmalformed;
 		}
 		patch_files_free(&bad);
 		return rc;
@@ -242,6 +247,10 @@ int tui_main(int argc, char **argv)
 	stack_view_set_stack(&st);
 	series_tui_init(&st);
 	view_open(&stack_view, OPEN_FULL);
+	if (files_error) /* the full list is on stderr */
+		report_error("%zu patch%s not read: %s%s", files_nbad, files_nbad == 1 ? "" : "es",
+			     files_error, files_nbad > 1 ? " ..." : "");
+	free(files_error);
 	int sig = 0;
 	rc = EXIT_OK;
 	if (headless) {
