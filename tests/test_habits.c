@@ -207,6 +207,54 @@ static void test_mbox_workbench(void)
 	free(dir);
 }
 
+/* The same in a real terminal: tmux, keys sent as a user types them, the
+ * copy going through tmux's buffer (tmux load-buffer -w). */
+static void test_tmux(void)
+{
+	char *out, *err;
+	if (test_run("command -v tmux", &out, &err) != 0) {
+		free(out);
+		free(err);
+		return; /* no tmux: nothing to drive */
+	}
+	free(out);
+	free(err);
+	char *dir = test_tmpdir();
+	char id[41];
+	struct kerr e;
+	make_repo(dir, id);
+	char *cfg = xasprintf("%s/repo/.klang/config.yaml", dir),
+	     *cfgdir = xasprintf("%s/repo/.klang", dir);
+	const char *text = "bindings:\n  next-patch: <C-n>\n  copy: <C-y>\n  quit: x\n";
+	CU_ASSERT_EQUAL(mkdir_p(cfgdir, &e), 0);
+	CU_ASSERT_EQUAL(write_file_atomic(cfg, text, strlen(text), &e), 0);
+	/* a server of its own (-S socket in dir); wait for text, never a fixed sleep */
+	char *cmd = xasprintf(
+	    "cd '%s' && t() { tmux -S '%s/tmux.sock' \"$@\"; } && "
+	    "w() { for i in $(seq 100); do t capture-pane -p -t k | grep -qF -- \"$1\" && return; "
+	    "sleep 0.05; done; echo \"timeout: $1\"; t capture-pane -p -t k; return 1; } && "
+	    "t -f /dev/null new -d -s k -x 160 -y 45 \"env -u TMUX_PANE XDG_CONFIG_HOME='%s' "
+	    "HOME='%s' TERM=screen-256color '%s' --repo repo --base v1; echo EXIT=\\$?; sleep 9\" "
+	    "&& "
+	    "w '[stack] v1..HEAD' && t send-keys -t k 2 && w '[patch] 1/2' && "
+	    "t send-keys -t k C-n && w '[patch] 2/2' && t send-keys -t k K C-y && "
+	    "w 'copied patch id: %s' && t show-buffer && echo && t send-keys -t k x x && "
+	    "w EXIT=0; rc=$?; t kill-server; exit $rc",
+	    dir, dir, dir, dir, test_klang_bin(), id);
+	int rc = test_run(cmd, &out, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_TRUE(str_startswith(out, id)); /* the copy, from tmux's buffer */
+	if (rc)
+		fprintf(stderr, "%s\n%s%s", cmd, out, err);
+	free(out);
+	free(err);
+	free(cmd);
+	free(cfg);
+	free(cfgdir);
+	test_rmdir(dir);
+	free(dir);
+}
+
 /* A quilt series with a missing and a reversed patch: the status bar says
  * so once the screen is up (the list went to stderr before). */
 static void test_quilt_workbench(void)
@@ -237,6 +285,7 @@ void suite_habits(void)
 	CU_pSuite s = CU_add_suite("habits", NULL, NULL);
 	CU_add_test(s, "links shown, y and Y copy through OSC 52", test_links_and_copy);
 	CU_add_test(s, "copy keys rebound in .klang/config.yaml", test_config_keys);
+	CU_add_test(s, "keys from .klang/config.yaml and copy, in tmux", test_tmux);
 	CU_add_test(s, "the workbench on a real mbox", test_mbox_workbench);
 	CU_add_test(s, "the workbench on a quilt series, malformed named", test_quilt_workbench);
 }
