@@ -183,30 +183,6 @@ static void test_config_keys(void)
 	free(dir);
 }
 
-/* The workbench on a real mbox (format-patch and MAILER-DAEMON separators):
- * tags and the Link: trailer of the CBL HACK patch. */
-static void test_mbox_workbench(void)
-{
-	char *dir = test_tmpdir();
-	char *mbox = test_local_fixture("patches/cbl-ci2__mainline.mbox");
-	char *args = xasprintf("--mbox '%s'", mbox);
-	char *out = run_script(dir, args, "jj\n:save-display s1\n2\n:save-display s2\nq\n");
-	char *s1 = screen(dir, "s1"), *s2 = screen(dir, "s2");
-	expect_in(s1, "FROMGIT");
-	expect_in(s1, "HACK");
-	expect_in(s1, "Link: https://github.com/ClangBuiltLinux/linux/issues/1438");
-	expect_in(s2, "\nLink:   https://github.com/ClangBuiltLinux/linux/issues/1438\n");
-	expect_in(s2, "+       depends on !CC_IS_CLANG || CLANG_VERSION >= 140000");
-	expect_in(s1, "[stack] cbl-ci2__mainline (patch files)  patch 3 of 4");
-	free(s1);
-	free(s2);
-	free(out);
-	free(args);
-	free(mbox);
-	test_rmdir(dir);
-	free(dir);
-}
-
 /* The same in a real terminal: tmux, keys sent as a user types them, the
  * copy going through tmux's buffer (tmux load-buffer -w). */
 static void test_tmux(void)
@@ -255,29 +231,61 @@ static void test_tmux(void)
 	free(dir);
 }
 
+/* The workbench on a patch-file fixture: `keys` save screens s1 and s2,
+ * which must hold each text of `want` (0 for s1, 1 for s2). */
+struct want {
+	int screen;
+	const char *text;
+};
+
+static void on_fixture(const char *opt, const char *rel, const char *keys, const struct want *want,
+		       size_t n)
+{
+	char *dir = test_tmpdir(), *path = test_local_fixture(rel);
+	char *args = xasprintf("%s '%s'", opt, path);
+	char *out = run_script(dir, args, keys);
+	char *s[] = {screen(dir, "s1"), screen(dir, "s2")};
+	for (size_t i = 0; i < n; i++)
+		expect_in(s[want[i].screen], want[i].text);
+	free(s[0]);
+	free(s[1]);
+	free(out);
+	free(args);
+	free(path);
+	test_rmdir(dir);
+	free(dir);
+}
+
+/* A real mbox (format-patch and MAILER-DAEMON separators): tags and the
+ * Link: trailer of the CBL HACK patch. */
+static void test_mbox_workbench(void)
+{
+	static const struct want want[] = {
+	    {0, "[stack] cbl-ci2__mainline (patch files)  patch 3 of 4"},
+	    {0, "1 keep    FROMGIT   4d2cb0a5ecda IB/qib: Fix clang confusion"},
+	    {0, "Link: https://github.com/ClangBuiltLinux/linux/issues/1438"},
+	    {1, "\nLink:   https://github.com/ClangBuiltLinux/linux/issues/1438\n"},
+	    {1, "+       depends on !CC_IS_CLANG || CLANG_VERSION >= 140000"},
+	};
+	on_fixture("--mbox", "patches/cbl-ci2__mainline.mbox",
+		   "jj\n:save-display s1\n2\n:save-display s2\nq\n", want, ARRAY_SIZE(want));
+}
+
 /* A quilt series with a missing and a reversed patch: the status bar says
  * so once the screen is up (the list went to stderr before). */
 static void test_quilt_workbench(void)
 {
-	char *dir = test_tmpdir();
-	char *q = test_local_fixture("patches/quilt");
-	char *args = xasprintf("--quilt '%s'", q);
-	char *out = run_script(dir, args, ":save-display s1\njj2\n:save-display s2\nq\n");
-	char *s1 = screen(dir, "s1"), *s2 = screen(dir, "s2");
-	expect_in(s1, "[stack] quilt (patch files)  patch 1 of 5");
-	expect_in(s1, "\n2 patches not read: ");
-	expect_in(s1, "quilt/series:11: no-such.patch: No such file or directory ...");
-	expect_in(s1, "3 keep    BACKPORT   FROMLIST  b081e2a9516b pwm: Add support for");
-	expect_in(s2, "Tags:    BACKPORT   FROMLIST\n");
-	expect_in(s2, "\nLink:   https://lore.kernel.org/lkml/1568415464-20267-1-git-send-email-"
-		      "gurus@codeaurora.org/\n");
-	free(s1);
-	free(s2);
-	free(out);
-	free(args);
-	free(q);
-	test_rmdir(dir);
-	free(dir);
+	static const struct want want[] = {
+	    {0, "[stack] quilt (patch files)  patch 1 of 5"},
+	    {0, "\n2 patches not read: "},
+	    {0, "quilt/series:11: no-such.patch: No such file or directory ..."},
+	    {0, "3 keep    BACKPORT   FROMLIST  b081e2a9516b pwm: Add support for"},
+	    {1, "Tags:    BACKPORT   FROMLIST\n"},
+	    {1, "\nLink:   https://lore.kernel.org/lkml/1568415464-20267-1-git-send-email-"
+		"gurus@codeaurora.org/\n"},
+	};
+	on_fixture("--quilt", "patches/quilt", ":save-display s1\njj2\n:save-display s2\nq\n", want,
+		   ARRAY_SIZE(want));
 }
 
 void suite_habits(void)
