@@ -153,7 +153,8 @@ static void source_draw(struct view *v, struct line_draw *d, size_t lineno)
 	    [SRC_HEADER] = ELEM_HEADER, [SRC_TEXT] = ELEM_DEFAULT, [SRC_MARK] = ELEM_WARNING,
 	    [SRC_CARET] = ELEM_WARNING, [SRC_ENTRY] = ELEM_NOTE,
 	};
-	draw_text(d, elem[S.lines[lineno].kind], S.lines[lineno].text, -1);
+	if (lineno < S.n) /* else emptied by a reload of the warnings */
+		draw_text(d, elem[S.lines[lineno].kind], S.lines[lineno].text, -1);
 }
 
 static bool source_request(struct view *v, int action)
@@ -202,11 +203,19 @@ static bool source_request(struct view *v, int action)
 	}
 }
 
+static void source_title(struct view *v, struct strbuf *sb)
+{
+	(void)v;
+	if (S.d)
+		sb_addf(sb, "%s:%u", S.at.file, S.at.line);
+}
+
 static const struct view_ops source_ops = {
 	.name = "source",
 	.scope = SCOPE_WARNINGS,
 	.flags = VIEW_CURSOR,
 	.open = source_open,
+	.title = source_title,
 	.draw = source_draw,
 	.request = source_request,
 };

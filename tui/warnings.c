@@ -101,7 +101,7 @@ static void free_groups(void)
 	}
 	free(W.groups);
 	W.groups = NULL;
-	W.ngroups = W.shown = 0;
+	W.ngroups = W.shown = W.nrows = 0;
 }
 
 static void unload(void)
@@ -125,6 +125,7 @@ static void unload(void)
 	W.narches = W.arch_width = 0;
 	W.loaded = false;
 	W.src = NULL;
+	source_pane_free(); /* it points into the sets */
 }
 
 void warnings_view_free(void)
@@ -132,7 +133,6 @@ void warnings_view_free(void)
 	if (W.timer >= 0)
 		loop_remove_timer(W.timer);
 	W.timer = -1;
-	source_pane_free();
 	unload();
 	strmap_free(&W.folds);
 	free(W.text);
@@ -410,33 +410,52 @@ static const struct diag *row_diag(const struct wrow *r)
 	return it ? it->d[r->kind == ROW_OCC ? r->k : 0] : NULL;
 }
 
-/* Rebuild the tree, keeping the cursor on the same group/item if it is
- * still there. */
-static void rebuild(struct view *v)
+/* Where the cursor is, to find it again after the rows change: the group
+ * name and the diagnostic's fold key (NULL on a group row). */
+static void anchor(const struct view *v, char **gname, char **ikey)
 {
 	const struct wrow *r = row_at(v);
-	char *gname = r ? xstrdup(W.groups[r->g].name) : NULL;
-	const struct diag *keep = row_diag(r);
+	*gname = r ? xstrdup(W.groups[r->g].name) : NULL;
+	*ikey = r && r->kind != ROW_GROUP ? fold_key(ROW_DIAG, NULL, row_item(r)) : NULL;
+}
+
+/* Rebuild the tree with the cursor on the anchor's group or item if it
+ * is still there; frees the anchor. */
+static void rebuild_at(struct view *v, char *gname, char *ikey)
+{
 	build_groups();
 	build_rows();
 	size_t to = v->lineno;
 	for (size_t i = 0; gname && i < W.nrows; i++) {
 		const struct wrow *x = &W.rows[i];
-		if (strcmp(W.groups[x->g].name, gname))
+		if (x->kind == ROW_OCC || strcmp(W.groups[x->g].name, gname))
 			continue;
-		if (x->kind == ROW_GROUP)
+		if (x->kind == ROW_GROUP) {
 			to = i;
-		if (keep && x->kind == ROW_DIAG && row_item(x)->d[0] == keep) {
+			if (!ikey)
+				break;
+			continue;
+		}
+		char *k = fold_key(ROW_DIAG, NULL, row_item(x));
+		bool same = !strcmp(k, ikey);
+		free(k);
+		if (same) {
 			to = i;
 			break;
 		}
-		if (!keep)
-			break;
 	}
 	free(gname);
+	free(ikey);
 	v->lines = W.nrows;
 	v->lineno = to;
 	view_fix_position(v);
+}
+
+static void rebuild(struct view *v)
+{
+	char *gname, *ikey;
+	anchor(v, &gname, &ikey);
+	rebuild_at(v, gname, ikey);
 }
 
 static void check_logs(void *data);
@@ -444,7 +463,9 @@ static void check_logs(void *data);
 static void warnings_open(struct view *v)
 {
 	struct kerr e;
+	char *gname = NULL, *ikey = NULL;
 	if (!W.loaded || W.stale) {
+		anchor(v, &gname, &ikey);
 		unload();
 		W.stale = false;
 		W.tried = true;
@@ -456,8 +477,14 @@ static void warnings_open(struct view *v)
 	if (W.timer < 0 && !W.gcc_log && !W.clang_log)
 		W.timer = loop_add_timer(2000, true, check_logs, NULL);
 	if (W.loaded) {
-		rebuild(v);
+		rebuild_at(v, gname, ikey);
+		if (view_displayed(&source_view)) {
+			W.src = row_diag(row_at(v));
+			view_reload(&source_view);
+		}
 	} else {
+		free(gname);
+		free(ikey);
 		free_groups();
 		W.nrows = 0;
 		v->lines = 0;
@@ -796,7 +823,9 @@ static void warnings_status(struct view *v, struct strbuf *sb)
 		if (d->triage_note)
 			sb_addf(sb, ", note: %s", d->triage_note);
 	} else if (r) {
-		sb_addf(sb, "%zu diagnostics, %lu occurrences", W.groups[r->g].n, W.groups[r->g].occ);
+		sb_addf(sb, "%zu diagnostic%s, %lu occurrence%s", W.groups[r->g].n,
+			W.groups[r->g].n == 1 ? "" : "s", W.groups[r->g].occ,
+			W.groups[r->g].occ == 1 ? "" : "s");
 	} else if (W.loaded) {
 		sb_adds(sb, W.logs);
 	}
