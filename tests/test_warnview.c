@@ -252,9 +252,9 @@ static void test_tree_and_filters(void)
 	CU_ASSERT(has(t[0], "[warnings] clang-only: 3 clang-only, 11 gcc-only, 912 both; arch all, "
 			    "status any; 2 shown"));
 	CU_ASSERT(has(t[0], "- tautological-compare (1)  4 occurrences"));
-	CU_ASSERT(has(t[0], "  + new              4 arm64,x86_64 clang-only "
+	CU_ASSERT(has(t[0], "  +   4 new            arm64,x86_64  clang-only "
 			    "include/linux/sunrpc/xdr.h:752:10 -Wtautological-constant-out-of-range-compare"));
-	CU_ASSERT(has(t[0], "  + new              1 x86_64       clang-only "
+	CU_ASSERT(has(t[0], "  +   1 new            x86_64        clang-only "
 			    "arch/x86/kernel/cpu/cacheinfo.c:730:15 -Wunused-but-set-variable"));
 	/* Space folds the group under the cursor */
 	CU_ASSERT(has(t[1], "+ tautological-compare (1)"));
@@ -301,10 +301,10 @@ static void test_triage_keys(void)
 	struct kerr e;
 	char *yaml = read_file(path, NULL, &e);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(yaml);
-	CU_ASSERT(has(k1, "  + confirmed        4 arm64,x86_64 clang-only include/linux/sunrpc/xdr.h"));
+	CU_ASSERT(has(k1, "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
 	CU_ASSERT(has(k1, "note set on 1 diagnostic"));
 	/* W on a group row marks all of its diagnostics */
-	CU_ASSERT(has(k2, "  + wontfix          1 x86_64       clang-only arch/x86/kernel/cpu/cacheinfo.c"));
+	CU_ASSERT(has(k2, "  +   1 wontfix        x86_64        clang-only arch/x86/kernel/cpu/cacheinfo.c"));
 	CU_ASSERT(has(k2, "1 diagnostic marked wontfix"));
 	CU_ASSERT(has(yaml, "  status: confirmed\n  file: \"include/linux/sunrpc/xdr.h\""));
 	CU_ASSERT(has(yaml, "  note: \"real overflow\""));
@@ -315,8 +315,8 @@ static void test_triage_keys(void)
 			     NULL),
 		       0);
 	char *r1 = screen(out, "r1"), *r2 = screen(out, "r2"), *r3 = screen(out, "r3");
-	CU_ASSERT(has(r1, "  + confirmed        4 arm64,x86_64 clang-only include/linux/sunrpc/xdr.h"));
-	CU_ASSERT(has(r1, "  + wontfix          1 x86_64       clang-only arch/x86"));
+	CU_ASSERT(has(r1, "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
+	CU_ASSERT(has(r1, "  +   1 wontfix        x86_64        clang-only arch/x86"));
 	CU_ASSERT(has(r2, "status open; 1 shown"));
 	CU_ASSERT_PTR_NULL(strstr(r2, "cacheinfo"));
 	CU_ASSERT(has(r3, "status wontfix; 1 shown"));
@@ -324,7 +324,7 @@ static void test_triage_keys(void)
 	/* u puts it back to new: the entry leaves the file */
 	CU_ASSERT_EQUAL(run_script(out, "4jjju\n:save-display u1\n", NULL), 0);
 	char *u1 = screen(out, "u1");
-	CU_ASSERT(has(u1, "  + new              1 x86_64       clang-only arch/x86"));
+	CU_ASSERT(has(u1, "  +   1 new            x86_64        clang-only arch/x86"));
 	free(yaml);
 	yaml = read_file(path, NULL, &e);
 	CU_ASSERT_PTR_NULL(strstr(yaml ? yaml : "", "wontfix\n"));

@@ -525,15 +525,14 @@ static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 		draw_text(d, ELEM_HEADER, sb_str(&sb), -1);
 	} else if (r->kind == ROW_DIAG) {
 		const struct diag *x = it->d[0];
-		sb_addf(&sb, "  %c %-14s %3u ", is_open(ROW_DIAG, g, it) ? '-' : '+',
-			triage_status_name(x->status), it->occ);
+		sb_addf(&sb, "  %c %3u %-14s ", is_open(ROW_DIAG, g, it) ? '-' : '+', it->occ,
+			triage_status_name(x->status));
 		if (W.narches > 1) {
 			size_t at = sb.len;
 			for (size_t k = 0; k < it->n; k++)
 				sb_addf(&sb, "%s%s", k ? "," : "", it->d[k]->arch);
-			while (sb.len - at < W.arch_width)
+			while (sb.len - at < W.arch_width + 2)
 				sb_adds(&sb, " ");
-			sb_adds(&sb, " ");
 		}
 		diag_text(x, &sb);
 		draw_text(d, x->side == DIAG_SIDE_CLANG_ONLY ? ELEM_WARNING : ELEM_DEFAULT,
