@@ -23,16 +23,13 @@ static int toolchain_kind(const char *tc)
 struct cand {
 	char *path;
 	time_t mtime;
-	bool finished;
 };
 
-/* Is a better than b: finished first, then newer, then by path. */
+/* Is a better than b: newer, then by path. */
 static bool better(const struct cand *a, const struct cand *b)
 {
 	if (!b->path)
 		return true;
-	if (a->finished != b->finished)
-		return a->finished;
 	if (a->mtime != b->mtime)
 		return a->mtime > b->mtime;
 	return strcmp(a->path, b->path) < 0;
@@ -68,8 +65,15 @@ size_t buildlogs_find(const char *repo, struct buildlog_pair **out)
 			continue;
 		}
 		c.mtime = sl.st_mtime;
-		c.finished = !stat(sum, &ss) && ss.st_mtime >= sl.st_mtime;
+		/* finished: its summary written after the log, or a log left
+		 * alone for 10 minutes (copied in, or its klang was killed) */
+		bool finished = (!stat(sum, &ss) && ss.st_mtime >= sl.st_mtime) ||
+				sl.st_mtime < time(NULL) - 600;
 		free(sum);
+		if (!finished) {
+			free(c.path);
+			continue;
+		}
 		size_t alen = (size_t)(dash - de->d_name), i = 0;
 		while (i < na && (strlen(a[i].arch) != alen || strncmp(a[i].arch, de->d_name, alen)))
 			i++;

@@ -14,8 +14,8 @@ struct buildlog_pair {
 
 /* Scan <repo>/.klang/out/. A toolchain "gcc*" or a path ending in gcc is
  * GCC, "llvm*" and "clang*" are Clang. A build counts once it finished
- * (summary.json written after its log); a log still being written is used
- * only when its arch has no finished one. Arches with both compilers,
+ * (summary.json written after its log, or a log untouched for 10 minutes):
+ * a log still being written is never read. Arches with both compilers,
  * sorted by name. Returns the number of pairs; free with buildlogs_free. */
 size_t buildlogs_find(const char *repo, struct buildlog_pair **out);
 void buildlogs_free(struct buildlog_pair *p, size_t n);
