@@ -8,7 +8,8 @@ int blame_line(struct git_repository *repo, const char *path, unsigned line, con
 	       const char *head_id, char out_id[41], struct kerr *e)
 {
 	git_blame_options o = GIT_BLAME_OPTIONS_INIT;
-	if (git_oid_fromstr(&o.newest_commit, head_id) || git_oid_fromstr(&o.oldest_commit, base_id))
+	if (git_oid_fromstr(&o.newest_commit, head_id) ||
+	    git_oid_fromstr(&o.oldest_commit, base_id))
 		return kerr_set(e, "bad commit id '%s' or '%s'", head_id, base_id);
 	git_blame *b = NULL;
 	if (git_blame_file(&b, repo, path, &o)) {

@@ -13,7 +13,8 @@
 static int toolchain_kind(const char *tc)
 {
 	const char *base = strrchr(tc, '/') ? strrchr(tc, '/') + 1 : tc;
-	if (!strncmp(base, "gcc", 3) || (strlen(base) >= 3 && !strcmp(base + strlen(base) - 3, "gcc")))
+	if (!strncmp(base, "gcc", 3) ||
+	    (strlen(base) >= 3 && !strcmp(base + strlen(base) - 3, "gcc")))
 		return 0;
 	if (!strncmp(base, "llvm", 4) || !strncmp(base, "clang", 5))
 		return 1;
@@ -75,7 +76,8 @@ size_t buildlogs_find(const char *repo, struct buildlog_pair **out)
 			continue;
 		}
 		size_t alen = (size_t)(dash - de->d_name), i = 0;
-		while (i < na && (strlen(a[i].arch) != alen || strncmp(a[i].arch, de->d_name, alen)))
+		while (i < na &&
+		       (strlen(a[i].arch) != alen || strncmp(a[i].arch, de->d_name, alen)))
 			i++;
 		if (i == na) {
 			ALLOC_GROW(a, na + 1, cap);

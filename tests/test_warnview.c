@@ -45,11 +45,14 @@ static int make_repo(void)
 		return -1;
 	char *ci = numbered("cacheinfo", 740, 0, NULL), *xdr = numbered("xdr", 760, 0, NULL);
 	struct gw_file base[] = {
-		{"arch/x86/kernel/cpu/cacheinfo.c", ci, 0},
-		{"include/linux/sunrpc/xdr.h", xdr, 0},
+	    {"arch/x86/kernel/cpu/cacheinfo.c", ci, 0},
+	    {"include/linux/sunrpc/xdr.h", xdr, 0},
 	};
-	struct gw_commit c = {.ref = "refs/heads/main", .files = base, .nfiles = 2,
-			      .message = "Linux 6.1\n", .time = 1600000000};
+	struct gw_commit c = {.ref = "refs/heads/main",
+			      .files = base,
+			      .nfiles = 2,
+			      .message = "Linux 6.1\n",
+			      .time = 1600000000};
 	int rc = gw_commit(r, &c, id, &e) || gw_tag(r, "v1.0", "main", &e);
 	char *p1 = numbered("xdr", 760, 10, "/* tidied */");
 	char *p2 = numbered("cacheinfo", 740, 730, "\tunsigned int i, level = 0;");
@@ -61,16 +64,19 @@ static int make_repo(void)
 	char *rest = strchr(nl, '\n');
 	char *p3b = xasprintf("%.*s\tunsigned int i, level = 0;%s", (int)(nl - p3), p3, rest);
 	struct gw_file f[] = {
-		{"include/linux/sunrpc/xdr.h", p1, 0},
-		{"arch/x86/kernel/cpu/cacheinfo.c", p2, 0},
-		{"arch/x86/kernel/cpu/cacheinfo.c", p3b, 0},
+	    {"include/linux/sunrpc/xdr.h", p1, 0},
+	    {"arch/x86/kernel/cpu/cacheinfo.c", p2, 0},
+	    {"arch/x86/kernel/cpu/cacheinfo.c", p3b, 0},
 	};
 	const char *msg[] = {"FROMLIST: sunrpc: tidy a comment\n",
 			     "UPSTREAM: x86/cacheinfo: count the levels\n",
 			     "HACK: x86/cacheinfo: a later edit\n"};
 	for (int i = 0; i < 3 && !rc; i++) {
-		struct gw_commit pc = {.ref = "refs/heads/main", .files = &f[i], .nfiles = 1,
-				       .message = msg[i], .time = 1600000000 + 86400 * (i + 1)};
+		struct gw_commit pc = {.ref = "refs/heads/main",
+				       .files = &f[i],
+				       .nfiles = 1,
+				       .message = msg[i],
+				       .time = 1600000000 + 86400 * (i + 1)};
 		rc = gw_commit(r, &pc, ids[i], &e);
 	}
 	rc = rc || gw_checkout(r, "main", &e);
@@ -237,12 +243,14 @@ static int count_rows(const char *text, const char *prefix)
 static void test_tree_and_filters(void)
 {
 	char *out = test_tmpdir();
-	CU_ASSERT_EQUAL(run_script(out, "4\n:save-display t1\n<Space>\n:save-display t2\n"
-					"+\n:save-display t3\n-\n:save-display t4\n+a\n:save-display t5\n"
-					"a\n:save-display t6\na\\cacheinfo<Enter>\n:save-display t7\n"
-					"\\<Enter>s\n:save-display t8\n",
-			     NULL),
-		       0);
+	CU_ASSERT_EQUAL(
+	    run_script(out,
+		       "4\n:save-display t1\n<Space>\n:save-display t2\n"
+		       "+\n:save-display t3\n-\n:save-display t4\n+a\n:save-display t5\n"
+		       "a\n:save-display t6\na\\cacheinfo<Enter>\n:save-display t7\n"
+		       "\\<Enter>s\n:save-display t8\n",
+		       NULL),
+	    0);
 	char *t[8];
 	for (int i = 0; i < 8; i++) {
 		char name[8];
@@ -253,8 +261,10 @@ static void test_tree_and_filters(void)
 	CU_ASSERT(has(t[0], "[warnings] clang-only: 3 clang-only, 11 gcc-only, 912 both; arch all, "
 			    "status any; 2 shown"));
 	CU_ASSERT(has(t[0], "- tautological-compare (1)  4 occurrences"));
-	CU_ASSERT(has(t[0], "  +   4 new            arm64,x86_64  clang-only "
-			    "include/linux/sunrpc/xdr.h:752:10 -Wtautological-constant-out-of-range-compare"));
+	CU_ASSERT(
+	    has(t[0],
+		"  +   4 new            arm64,x86_64  clang-only "
+		"include/linux/sunrpc/xdr.h:752:10 -Wtautological-constant-out-of-range-compare"));
 	CU_ASSERT(has(t[0], "  +   1 new            x86_64        clang-only "
 			    "arch/x86/kernel/cpu/cacheinfo.c:730:15 -Wunused-but-set-variable"));
 	/* Space folds the group under the cursor */
@@ -294,29 +304,34 @@ static void test_triage_keys(void)
 	char *out = test_tmpdir();
 	char *path = xasprintf("%s/.klang/triage.yaml", repo);
 	remove(path);
-	CU_ASSERT_EQUAL(run_script(out, "4jc\nm\nreal overflow<Enter>\n:save-display k1\njW\n"
-					":save-display k2\n",
-			     NULL),
-		       0);
+	CU_ASSERT_EQUAL(run_script(out,
+				   "4jc\nm\nreal overflow<Enter>\n:save-display k1\njW\n"
+				   ":save-display k2\n",
+				   NULL),
+			0);
 	char *k1 = screen(out, "k1"), *k2 = screen(out, "k2");
 	struct kerr e;
 	char *yaml = read_file(path, NULL, &e);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(yaml);
-	CU_ASSERT(has(k1, "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
+	CU_ASSERT(
+	    has(k1, "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
 	CU_ASSERT(has(k1, "note set on 1 diagnostic"));
 	/* W on a group row marks all of its diagnostics */
-	CU_ASSERT(has(k2, "  +   1 wontfix        x86_64        clang-only arch/x86/kernel/cpu/cacheinfo.c"));
+	CU_ASSERT(has(
+	    k2, "  +   1 wontfix        x86_64        clang-only arch/x86/kernel/cpu/cacheinfo.c"));
 	CU_ASSERT(has(k2, "1 diagnostic marked wontfix"));
 	CU_ASSERT(has(yaml, "  status: confirmed\n  file: \"include/linux/sunrpc/xdr.h\""));
 	CU_ASSERT(has(yaml, "  note: \"real overflow\""));
 	CU_ASSERT(has(yaml, "  status: wontfix\n  file: \"arch/x86/kernel/cpu/cacheinfo.c\""));
 	/* a new start shows the stored statuses; S filters on them */
-	CU_ASSERT_EQUAL(run_script(out, "4\n:save-display r1\nS\n:save-display r2\nSSS\n"
-					":save-display r3\n",
-			     NULL),
-		       0);
+	CU_ASSERT_EQUAL(run_script(out,
+				   "4\n:save-display r1\nS\n:save-display r2\nSSS\n"
+				   ":save-display r3\n",
+				   NULL),
+			0);
 	char *r1 = screen(out, "r1"), *r2 = screen(out, "r2"), *r3 = screen(out, "r3");
-	CU_ASSERT(has(r1, "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
+	CU_ASSERT(
+	    has(r1, "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
 	CU_ASSERT(has(r1, "  +   1 wontfix        x86_64        clang-only arch/x86"));
 	CU_ASSERT(has(r2, "status open; 1 shown"));
 	CU_ASSERT_PTR_NULL(strstr(r2, "cacheinfo"));
@@ -354,13 +369,15 @@ static void test_source_edit_blame(void)
 	CU_ASSERT_EQUAL(write_file_atomic(ed, edtext, strlen(edtext), &e), 0);
 	chmod(ed, 0755);
 	char *env = xasprintf("EDITOR='%s'", ed);
-	CU_ASSERT_EQUAL(run_script(out, "4jjj<Enter>\n:save-display s1\ne\n:save-display s2\n"
-					"B\n:save-display s3\n4<Tab>kkB\n:save-display s4\n",
-			     env),
-		       0);
+	CU_ASSERT_EQUAL(run_script(out,
+				   "4jjj<Enter>\n:save-display s1\ne\n:save-display s2\n"
+				   "B\n:save-display s3\n4<Tab>kkB\n:save-display s4\n",
+				   env),
+			0);
 	char *s1 = screen(out, "s1"), *s2 = screen(out, "s2"), *s3 = screen(out, "s3");
 	char *s4 = screen(out, "s4"), *eo = screen(out, "ed.out");
-	CU_ASSERT(has(s1, "arch/x86/kernel/cpu/cacheinfo.c:730:15: variable 'trace' set but not used"));
+	CU_ASSERT(
+	    has(s1, "arch/x86/kernel/cpu/cacheinfo.c:730:15: variable 'trace' set but not used"));
 	CU_ASSERT(has(s1, ">   730          unsigned int i, level = 0;"));
 	/* column 15 after a tab: under the i */
 	CU_ASSERT(has(s1, "\n                              ^\n"));
@@ -389,10 +406,11 @@ static void test_source_edit_blame(void)
 static void test_source_entries(void)
 {
 	char *out = test_tmpdir();
-	CU_ASSERT_EQUAL(run_script(out, "4j<Enter>\n:save-display e1\nG<Enter>\n:save-display e2\n"
-					"g<Enter>\n:save-display e3\n",
-			     NULL),
-		       0);
+	CU_ASSERT_EQUAL(run_script(out,
+				   "4j<Enter>\n:save-display e1\nG<Enter>\n:save-display e2\n"
+				   "g<Enter>\n:save-display e3\n",
+				   NULL),
+			0);
 	char *e1 = screen(out, "e1"), *e2 = screen(out, "e2"), *e3 = screen(out, "e3");
 	CU_ASSERT(has(e1, ">   752  /* xdr line 752 */\n                  ^\n"));
 	CU_ASSERT(has(e1, "included from include/linux/sunrpc/sched.h:19\n"));
@@ -422,10 +440,11 @@ static void test_reload(void)
 	CU_ASSERT_EQUAL(write_file_atomic(ed, edtext, strlen(edtext), &e), 0);
 	chmod(ed, 0755);
 	char *env = xasprintf("EDITOR='%s'", ed);
-	CU_ASSERT_EQUAL(run_script(out, "4\n:save-display l1\nje\n:wait 2600\n:save-display l2\n"
-					"R\n:save-display l3\n",
-			     env),
-		       0);
+	CU_ASSERT_EQUAL(run_script(out,
+				   "4\n:save-display l1\nje\n:wait 2600\n:save-display l2\n"
+				   "R\n:save-display l3\n",
+				   env),
+			0);
 	char *l1 = screen(out, "l1"), *l2 = screen(out, "l2"), *l3 = screen(out, "l3");
 	CU_ASSERT(has(l1, "3 clang-only, 11 gcc-only, 912 both"));
 	/* the x86 Clang log now stands for arm64 too: other counts */

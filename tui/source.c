@@ -2,10 +2,13 @@
  * with its column marked, then its notes, macro expansions and include
  * chain as entries. Enter on an entry shows the lines around that place
  * (Enter on the first line goes back to the diagnostic); e opens $EDITOR
- * on the place under the cursor. */
+ * on the place under the cursor, B the patch that last changed it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/blame.h"
+#include "tui/prompt.h"
 
 #include "tui/views.h"
 #include "tui/warnings.h"
@@ -45,6 +48,80 @@ void source_pane_free(void)
 	src_clear();
 	free(S.lines);
 	memset(&S, 0, sizeof(S));
+}
+
+char *warnings_source_path(const char *file)
+{
+	if (file[0] == '/')
+		return xstrdup(file);
+	return xasprintf("%s/%s", warnings_repo(), file);
+}
+
+void warnings_edit(const char *file, unsigned line)
+{
+	const char *ed = getenv("EDITOR");
+	ed = ed && *ed ? ed : "vi";
+	char *path = warnings_source_path(file);
+	char *cmd = xasprintf("%s +%u '%s'", ed, line ? line : 1, path);
+	def_prog_mode();
+	endwin();
+	int rc = system(cmd);
+	reset_prog_mode();
+	ui_resume();
+	if (rc)
+		report_error("%s exited with %d", ed, rc);
+	free(cmd);
+	free(path);
+}
+
+/* Select the patch with this commit in the stack view, clearing tag filters
+ * that hide it. */
+static bool show_patch(const struct patch *p)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		size_t shown;
+		stack_view_position(&shown);
+		for (size_t i = 0; i < shown; i++) {
+			view_select_line(&stack_view, i);
+			if (stack_view_selected() == p) {
+				view_open(&stack_view, OPEN_FULL);
+				return true;
+			}
+		}
+		stack_filter_clear();
+	}
+	return false;
+}
+
+void warnings_blame(const char *file, unsigned line)
+{
+	struct stack *st = stack_view_stack();
+	struct kerr e;
+	char id[41];
+	if (!st || !st->repo) {
+		report_error("no git stack to blame in");
+		return;
+	}
+	if (!line || file[0] == '/' || !*file) {
+		report_error("%s: not a file of the work tree", *file ? file : "-");
+		return;
+	}
+	int rc = blame_line(st->repo, file, line, st->base_id, st->head_id, id, &e);
+	if (rc < 0) {
+		report_error("%s", e.msg);
+		return;
+	}
+	if (rc > 0) {
+		report("%s:%u: not touched by the stack (from %.12s or earlier)", file, line,
+		       st->base_ref ? st->base_ref : st->base_id);
+		return;
+	}
+	struct patch *p = stack_find(st, id);
+	if (!p || !show_patch(p)) {
+		report("%s:%u: last changed by %.12s, not a patch of the stack", file, line, id);
+		return;
+	}
+	report("%s:%u: last changed by patch %zu %.12s", file, line, p->index, id);
 }
 
 /* A source line with tabs expanded (8 wide), and the screen column of byte
@@ -126,21 +203,24 @@ static void source_open(struct view *v)
 			      d->triage_note ? d->triage_note : ""));
 		if (S.at.line != d->loc.line || strcmp(S.at.file, d->loc.file))
 			add(SRC_HEADER, S.at,
-			    xasprintf("showing %s:%u (Enter on the first line goes back)", S.at.file,
-				      S.at.line));
+			    xasprintf("showing %s:%u (Enter on the first line goes back)",
+				      S.at.file, S.at.line));
 		add_context(S.at);
-		if (d->spell.line && (d->spell.line != d->loc.line || strcmp(d->spell.file, d->loc.file)))
+		if (d->spell.line &&
+		    (d->spell.line != d->loc.line || strcmp(d->spell.file, d->loc.file)))
 			add(SRC_ENTRY, d->spell,
-			    xasprintf("spelled at %s:%u:%u", d->spell.file, d->spell.line, d->spell.col));
+			    xasprintf("spelled at %s:%u:%u", d->spell.file, d->spell.line,
+				      d->spell.col));
 		for (size_t i = 0; i < d->nnotes; i++) {
 			const struct diag_note *no = &d->notes[i];
 			add(SRC_ENTRY, no->loc,
-			    xasprintf("%s: %s:%u:%u: %s", note_label(no), no->loc.file, no->loc.line,
-				      no->loc.col, no->msg ? no->msg : ""));
+			    xasprintf("%s: %s:%u:%u: %s", note_label(no), no->loc.file,
+				      no->loc.line, no->loc.col, no->msg ? no->msg : ""));
 		}
 		for (size_t i = d->nincludes; i-- > 0;)
 			add(SRC_ENTRY, d->includes[i],
-			    xasprintf("included from %s:%u", d->includes[i].file, d->includes[i].line));
+			    xasprintf("included from %s:%u", d->includes[i].file,
+				      d->includes[i].line));
 	}
 	v->lines = S.n;
 	view_fix_position(v);
@@ -211,13 +291,13 @@ static void source_title(struct view *v, struct strbuf *sb)
 }
 
 static const struct view_ops source_ops = {
-	.name = "source",
-	.scope = SCOPE_WARNINGS,
-	.flags = VIEW_CURSOR,
-	.open = source_open,
-	.title = source_title,
-	.draw = source_draw,
-	.request = source_request,
+    .name = "source",
+    .scope = SCOPE_WARNINGS,
+    .flags = VIEW_CURSOR,
+    .open = source_open,
+    .title = source_title,
+    .draw = source_draw,
+    .request = source_request,
 };
 
 struct view source_view = {.ops = &source_ops};

@@ -4,12 +4,11 @@
  * translation unit). Filters by side, arch, triage status and text; keys set
  * the triage status and note of a diagnostic or of a whole group (kept in
  * .klang/triage.yaml); B jumps to the patch of the stack that last touched
- * the line. The source pane below is tui/source.c. */
+ * the line. The source pane below, e and B are in tui/source.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/blame.h"
 #include "core/buildlogs.h"
 #include "core/diag.h"
 #include "core/diagdiff.h"
@@ -42,13 +41,13 @@ enum row_kind { ROW_GROUP, ROW_DIAG, ROW_OCC };
 
 struct wrow {
 	enum row_kind kind;
-	size_t g, i;	/* group, item */
-	size_t k, t;	/* ROW_OCC: diagnostic of the item, its unit (or SIZE_MAX) */
+	size_t g, i; /* group, item */
+	size_t k, t; /* ROW_OCC: diagnostic of the item, its unit (or SIZE_MAX) */
 };
 
 static struct {
 	const char *gcc_log, *clang_log, *repo;
-	char *sig; /* buildlogs_signature() of the logs in use */
+	char *sig;  /* buildlogs_signature() of the logs in use */
 	char *logs; /* for the status bar */
 	struct diag_set *s[2];
 	struct diag_diff dd;
@@ -59,14 +58,14 @@ static struct {
 	bool loaded, tried, stale;
 	int timer;
 	/* filters */
-	int side; /* enum diag_side; DIAG_SIDE_NONE = all */
+	int side;    /* enum diag_side; DIAG_SIDE_NONE = all */
 	size_t arch; /* 0 all, else arches[arch - 1] */
 	int status;  /* STATUS_ALL, STATUS_OPEN or one */
 	char *text;
 	/* the tree */
 	struct wgroup *groups;
 	size_t ngroups, shown;
-	struct strmap folds; /* "g:NAME" or "d:KEY" -> FOLD_OPEN / FOLD_CLOSED */
+	struct strmap folds;	      /* "g:NAME" or "d:KEY" -> FOLD_OPEN / FOLD_CLOSED */
 	bool groups_open, items_open; /* defaults */
 	struct wrow *rows;
 	size_t nrows, cap;
@@ -90,6 +89,11 @@ void warnings_set_logs(const char *gcc_log, const char *clang_log, const char *r
 const struct diag *warnings_shown(void)
 {
 	return W.src;
+}
+
+const char *warnings_repo(void)
+{
+	return W.repo ? W.repo : ".";
 }
 
 static void free_groups(void)
@@ -208,11 +212,16 @@ static int load(struct kerr *e)
 		struct buildlog_pair *p;
 		size_t n = buildlogs_find(W.repo, &p);
 		W.sig = buildlogs_signature(p, n);
-		int rc = n ? 0 : kerr_set(e, "no build logs: give --gcc-log and --clang-log, or run the builds (b)");
+		int rc =
+		    n ? 0
+		      : kerr_set(
+			    e,
+			    "no build logs: give --gcc-log and --clang-log, or run the builds (b)");
 		for (size_t i = 0; i < n && !rc; i++) {
 			rc = parse_log(0, p[i].gcc, p[i].arch, e) ||
 			     parse_log(1, p[i].clang, p[i].arch, e);
-			sb_addf(&logs, "%s%s: %s, %s", i ? "  " : "", p[i].arch, p[i].gcc, p[i].clang);
+			sb_addf(&logs, "%s%s: %s, %s", i ? "  " : "", p[i].arch, p[i].gcc,
+				p[i].clang);
 		}
 		buildlogs_free(p, n);
 		if (rc) {
@@ -251,7 +260,9 @@ static const char *side_name(int side)
 
 static const char *status_filter_name(void)
 {
-	return W.status == STATUS_ALL ? "any" : W.status == STATUS_OPEN ? "open" : triage_status_name(W.status);
+	return W.status == STATUS_ALL	 ? "any"
+	       : W.status == STATUS_OPEN ? "open"
+					 : triage_status_name(W.status);
 }
 
 static bool contains_nocase(const char *hay, const char *needle)
@@ -281,7 +292,8 @@ static bool shown_by_filters(const struct diag *d)
 	if (W.text && *W.text) {
 		struct strbuf sb = STRBUF_INIT;
 		diag_text(d, &sb);
-		sb_addf(&sb, " %s %s", d->group ? d->group : "", d->triage_note ? d->triage_note : "");
+		sb_addf(&sb, " %s %s", d->group ? d->group : "",
+			d->triage_note ? d->triage_note : "");
 		bool m = contains_nocase(sb_str(&sb), W.text);
 		sb_free(&sb);
 		return m;
@@ -520,8 +532,9 @@ static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 	const struct witem *it = row_item(r);
 	struct strbuf sb = STRBUF_INIT;
 	if (r->kind == ROW_GROUP) {
-		sb_addf(&sb, "%c %s (%zu)  %lu occurrence%s", is_open(ROW_GROUP, g, NULL) ? '-' : '+',
-			g->name, g->n, g->occ, g->occ == 1 ? "" : "s");
+		sb_addf(&sb, "%c %s (%zu)  %lu occurrence%s",
+			is_open(ROW_GROUP, g, NULL) ? '-' : '+', g->name, g->n, g->occ,
+			g->occ == 1 ? "" : "s");
 		draw_text(d, ELEM_HEADER, sb_str(&sb), -1);
 	} else if (r->kind == ROW_DIAG) {
 		const struct diag *x = it->d[0];
@@ -542,8 +555,8 @@ static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 		sb_addf(&sb, "        %-8s %s", *x->arch ? x->arch : "-",
 			r->t == SIZE_MAX ? "(no translation unit)" : x->tus[r->t]);
 		if (r->t == 0 || r->t == SIZE_MAX)
-			sb_addf(&sb, "  %u time%s, %s", x->occurrences, x->occurrences == 1 ? "" : "s",
-				diag_cc_name(x->cc));
+			sb_addf(&sb, "  %u time%s, %s", x->occurrences,
+				x->occurrences == 1 ? "" : "s", diag_cc_name(x->cc));
 		draw_text(d, ELEM_META, sb_str(&sb), -1);
 	}
 	sb_free(&sb);
@@ -552,9 +565,9 @@ static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 static void warnings_title(struct view *v, struct strbuf *sb)
 {
 	(void)v;
-	sb_addf(sb, "%s: %lu clang-only, %lu gcc-only, %lu both; arch %s, status %s", side_name(W.side),
-		W.dd.clang_only, W.dd.gcc_only, W.dd.both, W.arch ? W.arches[W.arch - 1] : "all",
-		status_filter_name());
+	sb_addf(sb, "%s: %lu clang-only, %lu gcc-only, %lu both; arch %s, status %s",
+		side_name(W.side), W.dd.clang_only, W.dd.gcc_only, W.dd.both,
+		W.arch ? W.arches[W.arch - 1] : "all", status_filter_name());
 	if (W.text && *W.text)
 		sb_addf(sb, ", text \"%s\"", W.text);
 	sb_addf(sb, "; %zu shown", W.shown);
@@ -584,30 +597,6 @@ static void warnings_select(struct view *v)
 		W.src = d;
 		view_reload(&source_view);
 	}
-}
-
-char *warnings_source_path(const char *file)
-{
-	if (file[0] == '/')
-		return xstrdup(file);
-	return xasprintf("%s/%s", W.repo ? W.repo : ".", file);
-}
-
-void warnings_edit(const char *file, unsigned line)
-{
-	const char *ed = getenv("EDITOR");
-	ed = ed && *ed ? ed : "vi";
-	char *path = warnings_source_path(file);
-	char *cmd = xasprintf("%s +%u '%s'", ed, line ? line : 1, path);
-	def_prog_mode();
-	endwin();
-	int rc = system(cmd);
-	reset_prog_mode();
-	ui_resume();
-	if (rc)
-		report_error("%s exited with %d", ed, rc);
-	free(cmd);
-	free(path);
 }
 
 static void toggle_fold(struct view *v, const struct wrow *r)
@@ -663,7 +652,8 @@ static void set_triage(struct view *v, int status, const char *note)
 	apply_triage();
 	rebuild(v);
 	if (note)
-		report("note set on %zu diagnostic%s (%s)", count, count == 1 ? "" : "s", W.tri_path);
+		report("note set on %zu diagnostic%s (%s)", count, count == 1 ? "" : "s",
+		       W.tri_path);
 	else
 		report("%zu diagnostic%s marked %s (%s)", count, count == 1 ? "" : "s",
 		       triage_status_name(status), W.tri_path);
@@ -685,56 +675,6 @@ static void text_done(const char *text, void *data)
 	v->lineno = 0;
 	rebuild(v);
 	report(W.text ? "showing rows with \"%s\"" : "text filter cleared", W.text);
-}
-
-/* Select the patch with this commit in the stack view, clearing tag filters
- * that hide it. */
-static bool show_patch(const struct patch *p)
-{
-	for (int pass = 0; pass < 2; pass++) {
-		size_t shown;
-		stack_view_position(&shown);
-		for (size_t i = 0; i < shown; i++) {
-			view_select_line(&stack_view, i);
-			if (stack_view_selected() == p) {
-				view_open(&stack_view, OPEN_FULL);
-				return true;
-			}
-		}
-		stack_filter_clear();
-	}
-	return false;
-}
-
-void warnings_blame(const char *file, unsigned line)
-{
-	struct stack *st = stack_view_stack();
-	struct kerr e;
-	char id[41];
-	if (!st || !st->repo) {
-		report_error("no git stack to blame in");
-		return;
-	}
-	if (!line || file[0] == '/' || !*file) {
-		report_error("%s: not a file of the work tree", *file ? file : "-");
-		return;
-	}
-	int rc = blame_line(st->repo, file, line, st->base_id, st->head_id, id, &e);
-	if (rc < 0) {
-		report_error("%s", e.msg);
-		return;
-	}
-	if (rc > 0) {
-		report("%s:%u: not touched by the stack (from %.12s or earlier)", file, line,
-		       st->base_ref ? st->base_ref : st->base_id);
-		return;
-	}
-	struct patch *p = stack_find(st, id);
-	if (!p || !show_patch(p)) {
-		report("%s:%u: last changed by %.12s, not a patch of the stack", file, line, id);
-		return;
-	}
-	report("%s:%u: last changed by patch %zu %.12s", file, line, p->index, id);
 }
 
 static void open_source(const struct diag *d)
@@ -760,10 +700,10 @@ static bool warnings_request(struct view *v, int action)
 		report("arch %s", W.arch ? W.arches[W.arch - 1] : "all");
 		return true;
 	case ACT_WARN_STATUS_FILTER:
-		W.status = W.status == STATUS_ALL		? STATUS_OPEN
-			   : W.status == STATUS_OPEN		? 0
+		W.status = W.status == STATUS_ALL	  ? STATUS_OPEN
+			   : W.status == STATUS_OPEN	  ? 0
 			   : W.status + 1 < TRIAGE__COUNT ? W.status + 1
-								: STATUS_ALL;
+							  : STATUS_ALL;
 		rebuild(v);
 		report("status %s", status_filter_name());
 		return true;
@@ -831,16 +771,16 @@ static void warnings_status(struct view *v, struct strbuf *sb)
 }
 
 static const struct view_ops warnings_ops = {
-	.name = "warnings",
-	.scope = SCOPE_WARNINGS,
-	.flags = VIEW_CURSOR,
-	.open = warnings_open,
-	.draw = warnings_draw,
-	.title = warnings_title,
-	.request = warnings_request,
-	.select = warnings_select,
-	.grep = warnings_grep,
-	.status = warnings_status,
+    .name = "warnings",
+    .scope = SCOPE_WARNINGS,
+    .flags = VIEW_CURSOR,
+    .open = warnings_open,
+    .draw = warnings_draw,
+    .title = warnings_title,
+    .request = warnings_request,
+    .select = warnings_select,
+    .grep = warnings_grep,
+    .status = warnings_status,
 };
 
 struct view warnings_view = {.ops = &warnings_ops};

@@ -6,6 +6,8 @@
 
 /* The diagnostic the source pane shows, or NULL. */
 const struct diag *warnings_shown(void);
+/* The repository whose work tree has the sources. */
+const char *warnings_repo(void);
 /* The path of a source file in the work tree; caller frees. */
 char *warnings_source_path(const char *file);
 /* Suspend curses, run $EDITOR +LINE FILE (vi if unset), restore. */
