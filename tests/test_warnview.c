@@ -195,31 +195,74 @@ static void test_blame(void)
 	git_repository_free(r);
 }
 
-/* Run klang on the repository with a script; the saved screens are read
- * back into screens[] in the order of `names`. */
-static int run_script(const char *outdir, const char *script, const char *env)
+/* A headless run: its :save-display files are named 1, 2, ... and read
+ * back into s[1], s[2], ... ("" when not saved). */
+#define MAX_SCREENS 8
+struct run {
+	char *out;
+	char *s[MAX_SCREENS + 1];
+	char *env; /* EDITOR=... from editor() */
+};
+
+static void run_init(struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->out = test_tmpdir();
+}
+
+/* $EDITOR: a shell script of `body` ("$@" are its arguments). */
+static void editor(struct run *r, const char *body)
 {
 	struct kerr e;
-	char *path = xasprintf("%s/script", outdir);
+	char *ed = xasprintf("%s/ed.sh", r->out), *text = xasprintf("#!/bin/sh\n%s\n", body);
+	CU_ASSERT_EQUAL(write_file_atomic(ed, text, strlen(text), &e), 0);
+	CU_ASSERT_EQUAL(chmod(ed, 0755), 0);
+	free(r->env);
+	r->env = xasprintf("EDITOR='%s'", ed);
+	free(text);
+	free(ed);
+}
+
+static char *out_file(const struct run *r, const char *name)
+{
+	struct kerr e;
+	char *path = xasprintf("%s/%s", r->out, name);
+	char *t = read_file(path, NULL, &e);
+	free(path);
+	return t ? t : xstrdup("");
+}
+
+static void run_script(struct run *r, const char *script)
+{
+	struct kerr e;
+	char *path = xasprintf("%s/script", r->out);
 	CU_ASSERT_EQUAL(write_file_atomic(path, script, strlen(script), &e), 0);
 	char *cmd = xasprintf("cd '%s' && env -u NO_COLOR -u LC_ALL -u LINES -u COLUMNS "
 			      "-u KLANG_DATADIR TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
 			      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' COLUMNS=140 LINES=40 %s '%s' "
 			      "--repo '%s' --base v1.0",
-			      outdir, outdir, path, env ? env : "", test_klang_bin(), repo);
-	int rc = test_run(cmd, NULL, NULL);
+			      r->out, r->out, path, r->env ? r->env : "", test_klang_bin(), repo);
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
+	for (int i = 1; i <= MAX_SCREENS; i++) {
+		char name[4];
+		snprintf(name, sizeof(name), "%d", i);
+		free(r->s[i]);
+		r->s[i] = out_file(r, name);
+		char *saved = xasprintf("%s/%s", r->out, name);
+		remove(saved);
+		free(saved);
+	}
 	free(cmd);
 	free(path);
-	return rc;
 }
 
-static char *screen(const char *outdir, const char *name)
+static void run_free(struct run *r)
 {
-	struct kerr e;
-	char *path = xasprintf("%s/%s", outdir, name);
-	char *t = read_file(path, NULL, &e);
-	free(path);
-	return t ? t : xstrdup("");
+	for (int i = 0; i <= MAX_SCREENS; i++)
+		free(r->s[i]);
+	free(r->env);
+	test_rmdir(r->out);
+	free(r->out);
 }
 
 static bool has(const char *text, const char *needle)
@@ -242,225 +285,159 @@ static int count_rows(const char *text, const char *prefix)
 /* Fold and unfold, the side, arch and text filters change what is shown. */
 static void test_tree_and_filters(void)
 {
-	char *out = test_tmpdir();
-	CU_ASSERT_EQUAL(
-	    run_script(out,
-		       "4\n:save-display t1\n<Space>\n:save-display t2\n"
-		       "+\n:save-display t3\n-\n:save-display t4\n+a\n:save-display t5\n"
-		       "a\n:save-display t6\na\\cacheinfo<Enter>\n:save-display t7\n"
-		       "\\<Enter>s\n:save-display t8\n",
-		       NULL),
-	    0);
-	char *t[8];
-	for (int i = 0; i < 8; i++) {
-		char name[8];
-		snprintf(name, sizeof(name), "t%d", i + 1);
-		t[i] = screen(out, name);
-	}
+	struct run r;
+	run_init(&r);
+	run_script(&r, "4\n:save-display 1\n<Space>\n:save-display 2\n+\n:save-display 3\n"
+		       "-\n:save-display 4\n+a\n:save-display 5\na\n:save-display 6\n"
+		       "a\\cacheinfo<Enter>\n:save-display 7\n\\<Enter>s\n:save-display 8\n");
+	char **t = r.s;
 	/* clang-only by default: one row over both arches, one x86_64 only */
-	CU_ASSERT(has(t[0], "[warnings] clang-only: 3 clang-only, 11 gcc-only, 912 both; arch all, "
+	CU_ASSERT(has(t[1], "[warnings] clang-only: 3 clang-only, 11 gcc-only, 912 both; arch all, "
 			    "status any; 2 shown"));
-	CU_ASSERT(has(t[0], "- tautological-compare (1)  4 occurrences"));
+	CU_ASSERT(has(t[1], "- tautological-compare (1)  4 occurrences"));
 	CU_ASSERT(
-	    has(t[0],
+	    has(t[1],
 		"  +   4 new            arm64,x86_64  clang-only "
 		"include/linux/sunrpc/xdr.h:752:10 -Wtautological-constant-out-of-range-compare"));
-	CU_ASSERT(has(t[0], "  +   1 new            x86_64        clang-only "
+	CU_ASSERT(has(t[1], "  +   1 new            x86_64        clang-only "
 			    "arch/x86/kernel/cpu/cacheinfo.c:730:15 -Wunused-but-set-variable"));
 	/* Space folds the group under the cursor */
-	CU_ASSERT(has(t[1], "+ tautological-compare (1)"));
-	CU_ASSERT_PTR_NULL(strstr(t[1], "xdr.h:752"));
-	CU_ASSERT(has(t[1], "cacheinfo.c:730:15"));
+	CU_ASSERT(has(t[2], "+ tautological-compare (1)"));
+	CU_ASSERT_PTR_NULL(strstr(t[2], "xdr.h:752"));
+	CU_ASSERT(has(t[2], "cacheinfo.c:730:15"));
 	/* + unfolds everything: each arch and translation unit */
-	CU_ASSERT(has(t[2], "        arm64    init/do_mounts.c  2 times, clang"));
-	CU_ASSERT(has(t[2], "        x86_64   arch/x86/kernel/cpu/cacheinfo.c  1 time, clang"));
-	CU_ASSERT_EQUAL(count_rows(t[2], "        arm64 "), 2);
-	CU_ASSERT_EQUAL(count_rows(t[2], "        x86_64 "), 3);
+	CU_ASSERT(has(t[3], "        arm64    init/do_mounts.c  2 times, clang"));
+	CU_ASSERT(has(t[3], "        x86_64   arch/x86/kernel/cpu/cacheinfo.c  1 time, clang"));
+	CU_ASSERT_EQUAL(count_rows(t[3], "        arm64 "), 2);
+	CU_ASSERT_EQUAL(count_rows(t[3], "        x86_64 "), 3);
 	/* - folds every group */
-	CU_ASSERT_EQUAL(count_rows(t[3], "+ "), 2);
-	CU_ASSERT_EQUAL(count_rows(t[3], "  "), 0);
+	CU_ASSERT_EQUAL(count_rows(t[4], "+ "), 2);
+	CU_ASSERT_EQUAL(count_rows(t[4], "  "), 0);
 	/* a: arm64 only, then x86_64 only */
-	CU_ASSERT(has(t[4], "arch arm64, status any; 1 shown"));
-	CU_ASSERT_PTR_NULL(strstr(t[4], "cacheinfo"));
-	CU_ASSERT_EQUAL(count_rows(t[4], "        x86_64 "), 0);
-	CU_ASSERT(has(t[4], "- tautological-compare (1)  2 occurrences"));
-	CU_ASSERT(has(t[5], "arch x86_64, status any; 2 shown"));
+	CU_ASSERT(has(t[5], "arch arm64, status any; 1 shown"));
+	CU_ASSERT_PTR_NULL(strstr(t[5], "cacheinfo"));
+	CU_ASSERT_EQUAL(count_rows(t[5], "        x86_64 "), 0);
+	CU_ASSERT(has(t[5], "- tautological-compare (1)  2 occurrences"));
+	CU_ASSERT(has(t[6], "arch x86_64, status any; 2 shown"));
 	/* \ filters on text, back to all arches */
-	CU_ASSERT(has(t[6], "arch all, status any, text \"cacheinfo\"; 1 shown"));
-	CU_ASSERT_PTR_NULL(strstr(t[6], "xdr.h"));
+	CU_ASSERT(has(t[7], "arch all, status any, text \"cacheinfo\"; 1 shown"));
+	CU_ASSERT_PTR_NULL(strstr(t[7], "xdr.h"));
 	/* an empty text clears it; s goes on to gcc-only */
-	CU_ASSERT(has(t[7], "[warnings] gcc-only: 3 clang-only, 11 gcc-only, 912 both; arch all, "
+	CU_ASSERT(has(t[8], "[warnings] gcc-only: 3 clang-only, 11 gcc-only, 912 both; arch all, "
 			    "status any; 6 shown"));
-	CU_ASSERT(has(t[7], "kernel/exit.c:1930:13 -Wmissing-prototypes"));
-	for (int i = 0; i < 8; i++)
-		free(t[i]);
-	test_rmdir(out);
-	free(out);
+	CU_ASSERT(has(t[8], "kernel/exit.c:1930:13 -Wmissing-prototypes"));
+	run_free(&r);
 }
 
 /* Triage keys write .klang/triage.yaml; the next start reads it back. */
 static void test_triage_keys(void)
 {
-	char *out = test_tmpdir();
+	struct run r;
+	run_init(&r);
 	char *path = xasprintf("%s/.klang/triage.yaml", repo);
 	remove(path);
-	CU_ASSERT_EQUAL(run_script(out,
-				   "4jc\nm\nreal overflow<Enter>\n:save-display k1\njW\n"
-				   ":save-display k2\n",
-				   NULL),
-			0);
-	char *k1 = screen(out, "k1"), *k2 = screen(out, "k2");
+	run_script(&r, "4jc\nm\nreal overflow<Enter>\n:save-display 1\njW\n:save-display 2\n");
 	struct kerr e;
 	char *yaml = read_file(path, NULL, &e);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(yaml);
-	CU_ASSERT(
-	    has(k1, "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
-	CU_ASSERT(has(k1, "note set on 1 diagnostic"));
-	/* W on a group row marks all of its diagnostics */
 	CU_ASSERT(has(
-	    k2, "  +   1 wontfix        x86_64        clang-only arch/x86/kernel/cpu/cacheinfo.c"));
-	CU_ASSERT(has(k2, "1 diagnostic marked wontfix"));
+	    r.s[1], "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
+	CU_ASSERT(has(r.s[1], "note set on 1 diagnostic"));
+	/* W on a group row marks all of its diagnostics */
+	CU_ASSERT(
+	    has(r.s[2],
+		"  +   1 wontfix        x86_64        clang-only arch/x86/kernel/cpu/cacheinfo.c"));
+	CU_ASSERT(has(r.s[2], "1 diagnostic marked wontfix"));
 	CU_ASSERT(has(yaml, "  status: confirmed\n  file: \"include/linux/sunrpc/xdr.h\""));
 	CU_ASSERT(has(yaml, "  note: \"real overflow\""));
 	CU_ASSERT(has(yaml, "  status: wontfix\n  file: \"arch/x86/kernel/cpu/cacheinfo.c\""));
-	/* a new start shows the stored statuses; S filters on them */
-	CU_ASSERT_EQUAL(run_script(out,
-				   "4\n:save-display r1\nS\n:save-display r2\nSSS\n"
-				   ":save-display r3\n",
-				   NULL),
-			0);
-	char *r1 = screen(out, "r1"), *r2 = screen(out, "r2"), *r3 = screen(out, "r3");
-	CU_ASSERT(
-	    has(r1, "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
-	CU_ASSERT(has(r1, "  +   1 wontfix        x86_64        clang-only arch/x86"));
-	CU_ASSERT(has(r2, "status open; 1 shown"));
-	CU_ASSERT_PTR_NULL(strstr(r2, "cacheinfo"));
-	CU_ASSERT(has(r3, "status wontfix; 1 shown"));
-	CU_ASSERT_PTR_NULL(strstr(r3, "xdr.h"));
-	/* u puts it back to new: the entry leaves the file */
-	CU_ASSERT_EQUAL(run_script(out, "4jjju\n:save-display u1\n", NULL), 0);
-	char *u1 = screen(out, "u1");
-	CU_ASSERT(has(u1, "  +   1 new            x86_64        clang-only arch/x86"));
 	free(yaml);
+	/* a new start shows the stored statuses; S filters on them */
+	run_script(&r, "4\n:save-display 1\nS\n:save-display 2\nSSS\n:save-display 3\n");
+	CU_ASSERT(has(
+	    r.s[1], "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
+	CU_ASSERT(has(r.s[1], "  +   1 wontfix        x86_64        clang-only arch/x86"));
+	CU_ASSERT(has(r.s[2], "status open; 1 shown"));
+	CU_ASSERT_PTR_NULL(strstr(r.s[2], "cacheinfo"));
+	CU_ASSERT(has(r.s[3], "status wontfix; 1 shown"));
+	CU_ASSERT_PTR_NULL(strstr(r.s[3], "xdr.h"));
+	/* u puts it back to new: the entry leaves the file */
+	run_script(&r, "4jjju\n:save-display 1\n");
+	CU_ASSERT(has(r.s[1], "  +   1 new            x86_64        clang-only arch/x86"));
 	yaml = read_file(path, NULL, &e);
 	CU_ASSERT_PTR_NULL(strstr(yaml ? yaml : "", "wontfix\n"));
 	CU_ASSERT(has(yaml ? yaml : "", "real overflow"));
 	remove(path);
 	free(yaml);
-	free(k1);
-	free(k2);
-	free(r1);
-	free(r2);
-	free(r3);
-	free(u1);
 	free(path);
-	test_rmdir(out);
-	free(out);
+	run_free(&r);
 }
 
 /* From a group to a warning, its source line, $EDITOR and back, and B to the
  * patch that last changed the line. */
 static void test_source_edit_blame(void)
 {
-	char *out = test_tmpdir();
-	char *ed = xasprintf("%s/ed.sh", out), *edout = xasprintf("%s/ed.out", out);
-	char *edtext = xasprintf("#!/bin/sh\necho \"$@\" > '%s'\n", edout);
-	struct kerr e;
-	CU_ASSERT_EQUAL(write_file_atomic(ed, edtext, strlen(edtext), &e), 0);
-	chmod(ed, 0755);
-	char *env = xasprintf("EDITOR='%s'", ed);
-	CU_ASSERT_EQUAL(run_script(out,
-				   "4jjj<Enter>\n:save-display s1\ne\n:save-display s2\n"
-				   "B\n:save-display s3\n4<Tab>kkB\n:save-display s4\n",
-				   env),
-			0);
-	char *s1 = screen(out, "s1"), *s2 = screen(out, "s2"), *s3 = screen(out, "s3");
-	char *s4 = screen(out, "s4"), *eo = screen(out, "ed.out");
-	CU_ASSERT(
-	    has(s1, "arch/x86/kernel/cpu/cacheinfo.c:730:15: variable 'trace' set but not used"));
-	CU_ASSERT(has(s1, ">   730          unsigned int i, level = 0;"));
+	struct run r;
+	run_init(&r);
+	editor(&r, "echo \"$@\" > ed.out");
+	run_script(&r, "4jjj<Enter>\n:save-display 1\ne\n:save-display 2\nB\n:save-display 3\n"
+		       "4<Tab>kkB\n:save-display 4\n");
+	char *eo = out_file(&r, "ed.out");
+	CU_ASSERT(has(r.s[1],
+		      "arch/x86/kernel/cpu/cacheinfo.c:730:15: variable 'trace' set but not used"));
+	CU_ASSERT(has(r.s[1], ">   730          unsigned int i, level = 0;"));
 	/* column 15 after a tab: under the i */
-	CU_ASSERT(has(s1, "\n                              ^\n"));
-	CU_ASSERT(has(s1, "    729  /* cacheinfo line 729 */"));
+	CU_ASSERT(has(r.s[1], "\n                              ^\n"));
+	CU_ASSERT(has(r.s[1], "    729  /* cacheinfo line 729 */"));
 	CU_ASSERT(has(eo, "+730 "));
 	CU_ASSERT(has(eo, "/linux/arch/x86/kernel/cpu/cacheinfo.c"));
-	CU_ASSERT(has(s2, "[source]")); /* back from the editor */
-	CU_ASSERT(has(s3, "[stack] v1.0..HEAD  patch 2 of 3"));
-	CU_ASSERT(has(s3, "last changed by patch 2"));
-	CU_ASSERT(has(s4, "include/linux/sunrpc/xdr.h:752: not touched by the stack"));
-	free(s1);
-	free(s2);
-	free(s3);
-	free(s4);
+	CU_ASSERT(has(r.s[2], "[source]")); /* back from the editor */
+	CU_ASSERT(has(r.s[3], "[stack] v1.0..HEAD  patch 2 of 3"));
+	CU_ASSERT(has(r.s[3], "last changed by patch 2"));
+	CU_ASSERT(has(r.s[4], "include/linux/sunrpc/xdr.h:752: not touched by the stack"));
 	free(eo);
-	free(env);
-	free(edtext);
-	free(ed);
-	free(edout);
-	test_rmdir(out);
-	free(out);
+	run_free(&r);
 }
 
 /* The notes and include chain are entries: Enter shows that place, Enter
  * on the first line goes back. */
 static void test_source_entries(void)
 {
-	char *out = test_tmpdir();
-	CU_ASSERT_EQUAL(run_script(out,
-				   "4j<Enter>\n:save-display e1\nG<Enter>\n:save-display e2\n"
-				   "g<Enter>\n:save-display e3\n",
-				   NULL),
-			0);
-	char *e1 = screen(out, "e1"), *e2 = screen(out, "e2"), *e3 = screen(out, "e3");
-	CU_ASSERT(has(e1, ">   752  /* xdr line 752 */\n                  ^\n"));
-	CU_ASSERT(has(e1, "included from include/linux/sunrpc/sched.h:19\n"));
-	CU_ASSERT(has(e1, "included from init/do_mounts.c:22\n"));
-	CU_ASSERT(has(e1, "[source] include/linux/sunrpc/xdr.h:752"));
-	CU_ASSERT(has(e2, "showing init/do_mounts.c:22 (Enter on the first line goes back)"));
-	CU_ASSERT(has(e2, "/linux/init/do_mounts.c: not in the work tree)"));
-	CU_ASSERT(has(e3, ">   752  /* xdr line 752 */"));
-	free(e1);
-	free(e2);
-	free(e3);
-	test_rmdir(out);
-	free(out);
+	struct run r;
+	run_init(&r);
+	run_script(&r, "4j<Enter>\n:save-display 1\nG<Enter>\n:save-display 2\n"
+		       "g<Enter>\n:save-display 3\n");
+	CU_ASSERT(has(r.s[1], ">   752  /* xdr line 752 */\n                  ^\n"));
+	CU_ASSERT(has(r.s[1], "included from include/linux/sunrpc/sched.h:19\n"));
+	CU_ASSERT(has(r.s[1], "included from init/do_mounts.c:22\n"));
+	CU_ASSERT(has(r.s[1], "[source] include/linux/sunrpc/xdr.h:752"));
+	CU_ASSERT(has(r.s[2], "showing init/do_mounts.c:22 (Enter on the first line goes back)"));
+	CU_ASSERT(has(r.s[2], "/linux/init/do_mounts.c: not in the work tree)"));
+	CU_ASSERT(has(r.s[3], ">   752  /* xdr line 752 */"));
+	run_free(&r);
 }
 
 /* A build that finishes while the view is open (here: written by the
  * "editor") is picked up by the timer; R reads the logs again. */
 static void test_reload(void)
 {
-	char *out = test_tmpdir();
+	struct run r;
+	run_init(&r);
 	char *dir = xasprintf("%s/.klang/out/arm64-llvm-16", repo);
-	char *ed = xasprintf("%s/ed.sh", out);
-	char *edtext = xasprintf("#!/bin/sh\nmkdir -p '%s' && cp '%s' '%s/build.log' && "
-				 "echo '{}' > '%s/summary.json'\n",
-				 dir, x86_clang, dir, dir);
-	struct kerr e;
-	CU_ASSERT_EQUAL(write_file_atomic(ed, edtext, strlen(edtext), &e), 0);
-	chmod(ed, 0755);
-	char *env = xasprintf("EDITOR='%s'", ed);
-	CU_ASSERT_EQUAL(run_script(out,
-				   "4\n:save-display l1\nje\n:wait 2600\n:save-display l2\n"
-				   "R\n:save-display l3\n",
-				   env),
-			0);
-	char *l1 = screen(out, "l1"), *l2 = screen(out, "l2"), *l3 = screen(out, "l3");
-	CU_ASSERT(has(l1, "3 clang-only, 11 gcc-only, 912 both"));
+	char *body = xasprintf("mkdir -p '%s' && cp '%s' '%s/build.log' && "
+			       "echo '{}' > '%s/summary.json'",
+			       dir, x86_clang, dir, dir);
+	editor(&r, body);
+	run_script(&r, "4\n:save-display 1\nje\n:wait 2600\n:save-display 2\nR\n:save-display 3\n");
+	CU_ASSERT(has(r.s[1], "3 clang-only, 11 gcc-only, 912 both"));
 	/* the x86 Clang log now stands for arm64 too: other counts */
-	CU_ASSERT(has(l2, "new build logs: warnings reloaded"));
-	CU_ASSERT_PTR_NULL(strstr(l2, "3 clang-only, 11 gcc-only, 912 both"));
-	CU_ASSERT(has(l3, "[warnings] clang-only"));
+	CU_ASSERT(has(r.s[2], "new build logs: warnings reloaded"));
+	CU_ASSERT_PTR_NULL(strstr(r.s[2], "3 clang-only, 11 gcc-only, 912 both"));
+	CU_ASSERT(has(r.s[3], "[warnings] clang-only"));
 	test_rmdir(dir);
-	free(l1);
-	free(l2);
-	free(l3);
-	free(env);
-	free(edtext);
-	free(ed);
+	free(body);
 	free(dir);
-	test_rmdir(out);
-	free(out);
+	run_free(&r);
 }
 
 void suite_warnview(void)
