@@ -2,6 +2,7 @@
 #include "core/blame.h"
 
 #include <git2.h>
+#include <stdbool.h>
 #include <string.h>
 
 int blame_line(struct git_repository *repo, const char *path, unsigned line, const char *base_id,
@@ -11,6 +12,17 @@ int blame_line(struct git_repository *repo, const char *path, unsigned line, con
 	if (git_oid_fromstr(&o.newest_commit, head_id) ||
 	    git_oid_fromstr(&o.oldest_commit, base_id))
 		return kerr_set(e, "bad commit id '%s' or '%s'", head_id, base_id);
+	/* libgit2 1.5 leaks the head commit when blaming a path it lacks */
+	git_commit *c = NULL;
+	git_tree *t = NULL;
+	git_tree_entry *te = NULL;
+	bool in_head = !git_commit_lookup(&c, repo, &o.newest_commit) && !git_commit_tree(&t, c) &&
+		       !git_tree_entry_bypath(&te, t, path);
+	git_tree_entry_free(te);
+	git_tree_free(t);
+	git_commit_free(c);
+	if (!in_head)
+		return kerr_set(e, "%s: not in head %.7s", path, head_id);
 	git_blame *b = NULL;
 	if (git_blame_file(&b, repo, path, &o)) {
 		const git_error *ge = git_error_last();
