@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "core/tags.h"
 #include "core/util.h"
@@ -61,6 +62,8 @@ enum key_scope {
 	X(VIEW_WARNINGS, "view-warnings", GENERIC, "Show the warnings view")             \
 	X(BUILD_START, "build-start", GENERIC, "Start the builds")                       \
 	X(REDRAW, "redraw", GENERIC, "Redraw the screen")                                \
+	X(COPY, "copy", GENERIC, "Copy the patch id to the clipboard") \
+	X(COPY_LINK, "copy-link", GENERIC, "Copy the patch's next Link: URL") \
 	X(FILTER_PICK, "filter-pick", STACK, "Pick tags to show (several at once)") \
 	X(FILTER_CLEAR, "filter-clear", STACK, "Show every patch again")                 \
 	TAG_LIST(ACTION_FILTER_TAG)                                                      \
@@ -70,6 +73,20 @@ enum key_scope {
 	X(SERIES_EXPORT, "series-export", STACK, "Export the series (mbox or quilt)")     \
 	X(WARN_SIDE, "warnings-side", WARNINGS, "Show clang-only, gcc-only, both or all") \
 	X(WARN_EDIT, "warnings-edit", WARNINGS, "Open the warning's line in $EDITOR")    \
+	X(WARN_ARCH, "warnings-arch", WARNINGS, "Show every arch or one of the logs' arches") \
+	X(WARN_STATUS_FILTER, "warnings-status-filter", WARNINGS, "Show any status, open ones (new, confirmed) or one status") \
+	X(WARN_TEXT, "warnings-text", WARNINGS, "Show only rows with a text (empty: all)") \
+	X(WARN_FOLD, "warnings-fold", WARNINGS, "Fold or unfold the group or diagnostic") \
+	X(WARN_FOLD_ALL, "warnings-fold-all", WARNINGS, "Fold every group") \
+	X(WARN_UNFOLD_ALL, "warnings-unfold-all", WARNINGS, "Unfold every group and diagnostic") \
+	X(WARN_NEW, "warnings-new", WARNINGS, "Triage: back to new (a group row: all of it)") \
+	X(WARN_CONFIRMED, "warnings-confirmed", WARNINGS, "Triage: confirmed") \
+	X(WARN_WONTFIX, "warnings-wontfix", WARNINGS, "Triage: wontfix") \
+	X(WARN_FALSE_POSITIVE, "warnings-false-positive", WARNINGS, "Triage: false positive") \
+	X(WARN_FIXED, "warnings-fixed", WARNINGS, "Triage: fixed") \
+	X(WARN_NOTE, "warnings-note", WARNINGS, "Triage: write a note") \
+	X(WARN_BLAME, "warnings-blame", WARNINGS, "Show the patch of the stack that last changed the line") \
+	X(WARN_RELOAD, "warnings-reload", WARNINGS, "Read the newest build logs again") \
 	X(SERIES_CLEAR, "series-clear", STACK, "Clear the manual keep/drop of the patch") \
 	X(SERIES_FIXED_IN, "series-fixed-in", STACK, "Say from which Clang on the patch is not needed") \
 	X(SERIES_PICK, "series-pick", CLANG, "Decide for this Clang and close the picker") \
@@ -126,5 +143,10 @@ int keys_lookup(enum key_scope scope, int key);
 /* The keys bound to an action, as "j <Down> <Space>(patch)": a scope in
  * parentheses when it is not the action's own. */
 void keys_describe(int action, struct strbuf *out);
+/* The key table in the help view's order, one action a line: scope title,
+ * keys (as keys_describe), action name, help, tab-separated; what
+ * `klang --dump-keys` prints and doc/keys2man.sh turns into the man page's
+ * KEYS section. */
+void keys_dump(FILE *f);
 
 #endif

@@ -1,36 +1,80 @@
-/* The warnings view: GCC against Clang for one build (klang diag diff),
- * grouped by the group rules, filtered by side (s cycles clang-only,
- * gcc-only, both, all). Enter opens a source pane below with the lines
- * around the warning and its notes; e opens $EDITOR on the line. */
+/* The warnings view: GCC against Clang for the newest builds of each arch
+ * (klang diag diff), as a foldable tree of groups, diagnostics (one row per
+ * place, flag and message over the arches) and their occurrences (arch and
+ * translation unit). Filters by side, arch, triage status and text; keys set
+ * the triage status and note of a diagnostic or of a whole group (kept in
+ * .klang/triage.yaml); B jumps to the patch of the stack that last touched
+ * the line. The source pane below, e and B are in tui/source.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buildlogs.h"
 #include "core/diag.h"
 #include "core/diagdiff.h"
 #include "core/group.h"
+#include "core/strmap.h"
+#include "core/triage.h"
+#include "tui/loop.h"
 #include "tui/prompt.h"
 #include "tui/views.h"
+#include "tui/warnings.h"
+
+#define STATUS_ALL (-1)
+#define STATUS_OPEN (-2) /* new or confirmed */
+
+/* A diagnostic row: the same place, flag, message and side on each arch. */
+struct witem {
+	struct diag **d;
+	size_t n;
+	unsigned occ;
+};
+
+struct wgroup {
+	const char *name;
+	struct witem *items;
+	size_t n;
+	unsigned long occ;
+};
+
+enum row_kind { ROW_GROUP, ROW_DIAG, ROW_OCC };
+
+struct wrow {
+	enum row_kind kind;
+	size_t g, i; /* group, item */
+	size_t k, t; /* ROW_OCC: diagnostic of the item, its unit (or SIZE_MAX) */
+};
 
 static struct {
 	const char *gcc_log, *clang_log, *repo;
-	char *gcc_path, *clang_path; /* the logs in use */
+	char *sig;  /* buildlogs_signature() of the logs in use */
+	char *logs; /* for the status bar */
 	struct diag_set *s[2];
 	struct diag_diff dd;
-	struct diag_families *fam;
-	struct diag_group *groups;
-	size_t ngroups;
-	int side; /* enum diag_side; DIAG_SIDE_NONE = all */
-	/* rows: a group header (diag NULL) or a diagnostic */
-	struct wrow {
-		const struct diag_group *g;
-		const struct diag *d;
-		size_t count;
-	} *rows;
+	struct triage *tri;
+	char *tri_path;
+	const char **arches;
+	size_t narches, arch_width; /* arch_width: of them all, comma-separated */
+	bool loaded, tried, stale;
+	int timer;
+	/* filters */
+	int side;    /* enum diag_side; DIAG_SIDE_NONE = all */
+	size_t arch; /* 0 all, else arches[arch - 1] */
+	int status;  /* STATUS_ALL, STATUS_OPEN or one */
+	char *text;
+	/* the tree */
+	struct wgroup *groups;
+	size_t ngroups, shown;
+	struct strmap folds;	      /* "g:NAME" or "d:KEY" -> FOLD_OPEN / FOLD_CLOSED */
+	bool groups_open, items_open; /* defaults */
+	struct wrow *rows;
 	size_t nrows, cap;
-	bool loaded;
-	const struct diag *shown; /* in the source pane */
-} W;
+	const struct diag *src; /* in the source pane */
+} W = {.timer = -1};
+
+static char fold_open_tag, fold_closed_tag;
+#define FOLD_OPEN ((void *)&fold_open_tag)
+#define FOLD_CLOSED ((void *)&fold_closed_tag)
 
 void warnings_set_logs(const char *gcc_log, const char *clang_log, const char *repo)
 {
@@ -38,84 +82,173 @@ void warnings_set_logs(const char *gcc_log, const char *clang_log, const char *r
 	W.clang_log = clang_log;
 	W.repo = repo;
 	W.side = DIAG_SIDE_CLANG_ONLY;
+	W.status = STATUS_ALL;
+	W.groups_open = true;
+}
+
+const struct diag *warnings_shown(void)
+{
+	return W.src;
+}
+
+const char *warnings_repo(void)
+{
+	return W.repo ? W.repo : ".";
+}
+
+static void free_groups(void)
+{
+	for (size_t g = 0; g < W.ngroups; g++) {
+		for (size_t i = 0; i < W.groups[g].n; i++)
+			free(W.groups[g].items[i].d);
+		free(W.groups[g].items);
+	}
+	free(W.groups);
+	W.groups = NULL;
+	W.ngroups = W.shown = W.nrows = 0;
 }
 
 static void unload(void)
 {
-	group_collect_free(W.groups, W.ngroups);
-	W.groups = NULL;
-	W.ngroups = 0;
+	free_groups();
 	diag_diff_free(&W.dd);
 	memset(&W.dd, 0, sizeof(W.dd));
-	diag_families_free(W.fam);
-	W.fam = NULL;
 	for (int i = 0; i < 2; i++) {
 		if (W.s[i])
 			diag_set_free(W.s[i]);
 		W.s[i] = NULL;
 	}
-	free(W.gcc_path);
-	free(W.clang_path);
-	W.gcc_path = W.clang_path = NULL;
+	triage_free(W.tri);
+	W.tri = NULL;
+	free(W.tri_path);
+	free(W.arches);
+	free(W.logs);
+	free(W.sig);
+	W.tri_path = W.logs = W.sig = NULL;
+	W.arches = NULL;
+	W.narches = W.arch_width = 0;
 	W.loaded = false;
-	W.shown = NULL;
+	W.src = NULL;
+	source_pane_free(); /* it points into the sets */
 }
-
-static void src_clear(void);
 
 void warnings_view_free(void)
 {
-	src_clear();
+	if (W.timer >= 0)
+		loop_remove_timer(W.timer);
+	W.timer = -1;
 	unload();
+	strmap_free(&W.folds);
+	free(W.text);
+	W.text = NULL;
 	free(W.rows);
 	W.rows = NULL;
 	W.nrows = W.cap = 0;
 }
 
-/* The newest build log of a toolchain under <repo>/.klang/out/. */
-static char *find_log(const char *tc)
+/* Statuses and notes of the store into both sets. */
+static void apply_triage(void)
 {
-	static const char *const arches[] = {"x86_64", "arm64"};
-	const char *repo = W.repo ? W.repo : ".";
-	for (size_t i = 0; i < ARRAY_SIZE(arches); i++) {
-		char *p = xasprintf("%s/.klang/out/%s-%s/build.log", repo, arches[i], tc);
-		if (file_exists(p))
-			return p;
-		free(p);
-	}
-	return NULL;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; W.tri && i < diag_set_size(W.s[k]); i++) {
+			struct diag *d = diag_set_get(W.s[k], i);
+			const struct triage_entry *en = triage_get(W.tri, d->fingerprint);
+			d->status = en ? en->status : TRIAGE_NEW;
+			d->triage_note = en && en->note && *en->note
+					     ? diag_set_strndup(W.s[k], en->note, strlen(en->note))
+					     : NULL;
+		}
 }
 
-/* Parse, annotate and diff as `klang diag diff --gcc G --clang C` does. */
+static int parse_log(int k, const char *path, const char *arch, struct kerr *e)
+{
+	struct diag_parser_opts o = {.cc = k ? DIAG_CC_CLANG : DIAG_CC_GCC, .arch = arch};
+	return diag_parse_file(W.s[k], path, &o, e);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The arches the diagnostics were read for, for the arch filter. */
+static void collect_arches(void)
+{
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < diag_set_size(W.s[k]); i++) {
+			const char *a = diag_set_get(W.s[k], i)->arch;
+			size_t j = 0;
+			while (j < W.narches && strcmp(W.arches[j], a))
+				j++;
+			if (j == W.narches && *a) {
+				W.arches = xrealloc(W.arches, (W.narches + 1) * sizeof(*W.arches));
+				W.arches[W.narches++] = a;
+			}
+		}
+	qsort(W.arches, W.narches, sizeof(*W.arches), cmp_str);
+	W.arch_width = W.narches ? W.narches - 1 : 0;
+	for (size_t j = 0; j < W.narches; j++)
+		W.arch_width += strlen(W.arches[j]);
+	if (W.arch > W.narches)
+		W.arch = 0;
+}
+
+/* Parse, annotate and diff as `klang diag diff` does: the logs given, else
+ * per arch the newest GCC and Clang builds under <repo>/.klang/out/. */
 static int load(struct kerr *e)
 {
-	W.gcc_path = W.gcc_log ? xstrdup(W.gcc_log) : find_log("gcc");
-	W.clang_path = W.clang_log ? xstrdup(W.clang_log) : find_log("llvm");
-	if (!W.gcc_path || !W.clang_path)
-		return kerr_set(e, "no build logs: give --gcc-log and --clang-log, or run the builds");
 	W.s[0] = diag_set_new();
 	W.s[1] = diag_set_new();
-	struct diag_parser_opts og = {.cc = DIAG_CC_GCC}, oc = {.cc = DIAG_CC_CLANG};
-	if (diag_parse_file(W.s[0], W.gcc_path, &og, e) ||
-	    diag_parse_file(W.s[1], W.clang_path, &oc, e))
+	bool ignore_arch = false;
+	struct strbuf logs = STRBUF_INIT;
+	if (W.gcc_log || W.clang_log) {
+		if (!W.gcc_log || !W.clang_log)
+			return kerr_set(e, "give both --gcc-log and --clang-log");
+		if (parse_log(0, W.gcc_log, NULL, e) || parse_log(1, W.clang_log, NULL, e))
+			return -1;
+		ignore_arch = true;
+		sb_addf(&logs, "gcc: %s  clang: %s", W.gcc_log, W.clang_log);
+	} else {
+		struct buildlog_pair *p;
+		size_t n = buildlogs_find(W.repo, &p);
+		W.sig = buildlogs_signature(p, n);
+		int rc =
+		    n ? 0
+		      : kerr_set(
+			    e,
+			    "no build logs: give --gcc-log and --clang-log, or run the builds (b)");
+		for (size_t i = 0; i < n && !rc; i++) {
+			rc = parse_log(0, p[i].gcc, p[i].arch, e) ||
+			     parse_log(1, p[i].clang, p[i].arch, e);
+			sb_addf(&logs, "%s%s: %s, %s", i ? "  " : "", p[i].arch, p[i].gcc,
+				p[i].clang);
+		}
+		buildlogs_free(p, n);
+		if (rc) {
+			sb_free(&logs);
+			return -1;
+		}
+	}
+	W.logs = sb_detach(&logs);
+	struct diag_families *fam = diag_families_default(W.repo, NULL, e);
+	struct group_rules *rules = fam ? group_rules_default(W.repo, NULL, e) : NULL;
+	if (!rules) {
+		diag_families_free(fam);
 		return -1;
-	W.fam = diag_families_default(W.repo, NULL, e);
-	if (!W.fam)
-		return -1;
-	struct group_rules *rules = group_rules_default(W.repo, NULL, e);
-	if (!rules)
-		return -1;
+	}
 	for (int i = 0; i < 2; i++) {
-		diag_families_apply(W.fam, W.s[i]);
+		diag_families_apply(fam, W.s[i]);
 		group_apply(rules, W.s[i]);
 	}
 	group_rules_free(rules);
-	bool one = true;
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 1; i < diag_set_size(W.s[k]); i++)
-			if (strcmp(diag_set_get(W.s[k], i)->arch, diag_set_get(W.s[k], 0)->arch))
-				one = false;
-	diag_diff_compilers(W.s[0], W.s[1], W.fam, one, &W.dd);
+	diag_diff_compilers(W.s[0], W.s[1], fam, ignore_arch, &W.dd);
+	diag_families_free(fam);
+	W.tri = triage_new();
+	W.tri_path = triage_path(W.repo ? W.repo : ".");
+	if (triage_load(W.tri, W.tri_path, e))
+		report_error("%s", e->msg); /* a corrupt store was moved aside: go on */
+	apply_triage();
+	collect_arches();
 	W.loaded = true;
 	return 0;
 }
@@ -125,67 +258,306 @@ static const char *side_name(int side)
 	return side == DIAG_SIDE_NONE ? "all" : diag_side_name((enum diag_side)side);
 }
 
-static void add_row(const struct diag_group *g, const struct diag *d)
+static const char *status_filter_name(void)
 {
-	ALLOC_GROW(W.rows, W.nrows + 1, W.cap);
-	W.rows[W.nrows++] = (struct wrow){.g = g, .d = d};
+	return W.status == STATUS_ALL	 ? "any"
+	       : W.status == STATUS_OPEN ? "open"
+					 : triage_status_name(W.status);
 }
 
-/* Rows of the groups, only the diagnostics of the side shown. */
-static void build_rows(void)
+static bool contains_nocase(const char *hay, const char *needle)
 {
-	group_collect_free(W.groups, W.ngroups);
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return !n;
+}
+
+static void diag_text(const struct diag *d, struct strbuf *sb)
+{
+	sb_addf(sb, "%s %s:%u:%u %s %s", diag_side_name(d->side), d->loc.file, d->loc.line,
+		d->loc.col, d->flag, d->message);
+}
+
+static bool shown_by_filters(const struct diag *d)
+{
+	if (W.side != DIAG_SIDE_NONE && (int)d->side != W.side)
+		return false;
+	if (W.arch && strcmp(d->arch, W.arches[W.arch - 1]))
+		return false;
+	if (W.status == STATUS_OPEN ? triage_settled(d->status)
+				    : W.status != STATUS_ALL && d->status != W.status)
+		return false;
+	if (W.text && *W.text) {
+		struct strbuf sb = STRBUF_INIT;
+		diag_text(d, &sb);
+		sb_addf(&sb, " %s %s", d->group ? d->group : "",
+			d->triage_note ? d->triage_note : "");
+		bool m = contains_nocase(sb_str(&sb), W.text);
+		sb_free(&sb);
+		return m;
+	}
+	return true;
+}
+
+/* Same row of the tree: place, flag, message and side (not the arch). */
+static int item_cmp(const struct diag *a, const struct diag *b)
+{
+	int c = strcmp(a->subgroup ? a->subgroup : "", b->subgroup ? b->subgroup : "");
+	if (!c)
+		c = strcmp(a->loc.file, b->loc.file);
+	if (!c)
+		c = (a->loc.line > b->loc.line) - (a->loc.line < b->loc.line);
+	if (!c)
+		c = (a->loc.col > b->loc.col) - (a->loc.col < b->loc.col);
+	if (!c)
+		c = strcmp(a->flag, b->flag);
+	if (!c)
+		c = strcmp(a->message, b->message);
+	if (!c)
+		c = (int)a->side - (int)b->side;
+	return c;
+}
+
+static int cmp_item_arch(const void *pa, const void *pb)
+{
+	const struct diag *a = *(struct diag *const *)pa, *b = *(struct diag *const *)pb;
+	int c = item_cmp(a, b);
+	return c ? c : strcmp(a->arch, b->arch);
+}
+
+/* Groups of the diagnostics the filters let through, clustered into items. */
+static void build_groups(void)
+{
+	free_groups();
 	struct diag **pick = xmalloc((W.dd.n + 1) * sizeof(*pick));
 	size_t n = 0;
 	for (size_t i = 0; i < W.dd.n; i++)
-		if (W.side == DIAG_SIDE_NONE || (int)W.dd.rows[i]->side == W.side)
+		if (shown_by_filters(W.dd.rows[i]))
 			pick[n++] = W.dd.rows[i];
-	W.groups = group_collect(pick, n, &W.ngroups);
+	struct diag_group *dg = group_collect(pick, n, &W.ngroups);
 	free(pick);
+	W.groups = xcalloc(W.ngroups + 1, sizeof(*W.groups));
+	for (size_t g = 0; g < W.ngroups; g++) {
+		struct wgroup *wg = &W.groups[g];
+		wg->name = dg[g].name;
+		wg->occ = dg[g].occurrences;
+		qsort(dg[g].diags, dg[g].n, sizeof(*dg[g].diags), cmp_item_arch);
+		wg->items = xcalloc(dg[g].n + 1, sizeof(*wg->items));
+		for (size_t i = 0; i < dg[g].n; i++) {
+			struct diag *d = dg[g].diags[i];
+			struct witem *it = wg->n ? &wg->items[wg->n - 1] : NULL;
+			if (!it || item_cmp(it->d[0], d))
+				it = &wg->items[wg->n++];
+			it->d = xrealloc(it->d, (it->n + 1) * sizeof(*it->d));
+			it->d[it->n++] = d;
+			it->occ += d->occurrences;
+		}
+		W.shown += wg->n;
+	}
+	group_collect_free(dg, W.ngroups);
+}
+
+static char *fold_key(enum row_kind kind, const struct wgroup *g, const struct witem *it)
+{
+	if (kind == ROW_GROUP)
+		return xasprintf("g:%s", g->name);
+	const struct diag *d = it->d[0];
+	return xasprintf("d:%s:%u:%u:%s:%d:%016llx", d->loc.file, d->loc.line, d->loc.col, d->flag,
+			 (int)d->side, (unsigned long long)d->fingerprint);
+}
+
+static bool is_open(enum row_kind kind, const struct wgroup *g, const struct witem *it)
+{
+	char *key = fold_key(kind, g, it);
+	void *v = strmap_get(&W.folds, key);
+	free(key);
+	return v ? v == FOLD_OPEN : kind == ROW_GROUP ? W.groups_open : W.items_open;
+}
+
+static void add_row(struct wrow r)
+{
+	ALLOC_GROW(W.rows, W.nrows + 1, W.cap);
+	W.rows[W.nrows++] = r;
+}
+
+static void build_rows(void)
+{
 	W.nrows = 0;
-	for (size_t i = 0; i < W.ngroups; i++) {
-		add_row(&W.groups[i], NULL);
-		W.rows[W.nrows - 1].count = W.groups[i].n;
-		for (size_t k = 0; k < W.groups[i].n; k++)
-			add_row(&W.groups[i], W.groups[i].diags[k]);
+	for (size_t g = 0; g < W.ngroups; g++) {
+		const struct wgroup *wg = &W.groups[g];
+		add_row((struct wrow){ROW_GROUP, g, 0, 0, 0});
+		if (!is_open(ROW_GROUP, wg, NULL))
+			continue;
+		for (size_t i = 0; i < wg->n; i++) {
+			const struct witem *it = &wg->items[i];
+			add_row((struct wrow){ROW_DIAG, g, i, 0, 0});
+			if (!is_open(ROW_DIAG, wg, it))
+				continue;
+			for (size_t k = 0; k < it->n; k++) {
+				for (size_t t = 0; t < it->d[k]->ntus; t++)
+					add_row((struct wrow){ROW_OCC, g, i, k, t});
+				if (!it->d[k]->ntus)
+					add_row((struct wrow){ROW_OCC, g, i, k, SIZE_MAX});
+			}
+		}
 	}
 }
+
+static const struct wrow *row_at(const struct view *v)
+{
+	return v->lineno < W.nrows ? &W.rows[v->lineno] : NULL;
+}
+
+static const struct witem *row_item(const struct wrow *r)
+{
+	return r && r->kind != ROW_GROUP ? &W.groups[r->g].items[r->i] : NULL;
+}
+
+/* The diagnostic of a row (an occurrence's own arch), or NULL on a group. */
+static const struct diag *row_diag(const struct wrow *r)
+{
+	const struct witem *it = row_item(r);
+	return it ? it->d[r->kind == ROW_OCC ? r->k : 0] : NULL;
+}
+
+/* Where the cursor is, to find it again after the rows change: the group
+ * name and the diagnostic's fold key (NULL on a group row). */
+static void anchor(const struct view *v, char **gname, char **ikey)
+{
+	const struct wrow *r = row_at(v);
+	*gname = r ? xstrdup(W.groups[r->g].name) : NULL;
+	*ikey = r && r->kind != ROW_GROUP ? fold_key(ROW_DIAG, NULL, row_item(r)) : NULL;
+}
+
+/* Rebuild the tree with the cursor on the anchor's group or item if it
+ * is still there; frees the anchor. */
+static void rebuild_at(struct view *v, char *gname, char *ikey)
+{
+	build_groups();
+	build_rows();
+	size_t to = v->lineno;
+	for (size_t i = 0; gname && i < W.nrows; i++) {
+		const struct wrow *x = &W.rows[i];
+		if (x->kind == ROW_OCC || strcmp(W.groups[x->g].name, gname))
+			continue;
+		if (x->kind == ROW_GROUP) {
+			to = i;
+			if (!ikey)
+				break;
+			continue;
+		}
+		char *k = fold_key(ROW_DIAG, NULL, row_item(x));
+		bool same = !strcmp(k, ikey);
+		free(k);
+		if (same) {
+			to = i;
+			break;
+		}
+	}
+	free(gname);
+	free(ikey);
+	v->lines = W.nrows;
+	v->lineno = to;
+	view_fix_position(v);
+}
+
+static void rebuild(struct view *v)
+{
+	char *gname, *ikey;
+	anchor(v, &gname, &ikey);
+	rebuild_at(v, gname, ikey);
+}
+
+static void check_logs(void *data);
 
 static void warnings_open(struct view *v)
 {
 	struct kerr e;
-	if (!W.loaded) {
+	char *gname = NULL, *ikey = NULL;
+	if (!W.loaded || W.stale) {
+		anchor(v, &gname, &ikey);
 		unload();
+		W.stale = false;
+		W.tried = true;
 		if (load(&e)) {
 			report_error("%s", e.msg);
 			unload();
 		}
 	}
-	W.nrows = 0;
-	if (W.loaded)
-		build_rows();
-	v->lines = W.nrows;
-	view_fix_position(v);
+	if (W.timer < 0 && !W.gcc_log && !W.clang_log)
+		W.timer = loop_add_timer(2000, true, check_logs, NULL);
+	if (W.loaded) {
+		rebuild_at(v, gname, ikey);
+		if (view_displayed(&source_view)) {
+			W.src = row_diag(row_at(v));
+			view_reload(&source_view);
+		}
+	} else {
+		free(gname);
+		free(ikey);
+		free_groups();
+		W.nrows = 0;
+		v->lines = 0;
+		view_fix_position(v);
+	}
 }
 
-static void diag_line(const struct diag *d, struct strbuf *sb)
+/* Builds that finish change the newest logs: load them again. */
+static void check_logs(void *data)
 {
-	sb_addf(sb, "  %-10s %s:%u:%u %s %s", diag_side_name(d->side), d->loc.file, d->loc.line,
-		d->loc.col, d->flag, d->message);
+	(void)data;
+	if (!W.tried || W.stale)
+		return;
+	struct buildlog_pair *p;
+	size_t n = buildlogs_find(W.repo, &p);
+	char *sig = buildlogs_signature(p, n);
+	buildlogs_free(p, n);
+	if (n && (!W.sig || strcmp(sig, W.sig))) {
+		W.stale = true;
+		if (view_displayed(&warnings_view)) {
+			view_reload(&warnings_view);
+			report("new build logs: warnings reloaded");
+		}
+	}
+	free(sig);
 }
 
 static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 {
 	(void)v;
 	const struct wrow *r = &W.rows[lineno];
+	const struct wgroup *g = &W.groups[r->g];
+	const struct witem *it = row_item(r);
 	struct strbuf sb = STRBUF_INIT;
-	if (!r->d) {
-		sb_addf(&sb, "%s (%zu)", r->g->name, r->count);
+	if (r->kind == ROW_GROUP) {
+		sb_addf(&sb, "%c %s (%zu)  %lu occurrence%s",
+			is_open(ROW_GROUP, g, NULL) ? '-' : '+', g->name, g->n, g->occ,
+			g->occ == 1 ? "" : "s");
 		draw_text(d, ELEM_HEADER, sb_str(&sb), -1);
-	} else {
-		diag_line(r->d, &sb);
-		draw_text(d, r->d->side == DIAG_SIDE_CLANG_ONLY ? ELEM_WARNING : ELEM_DEFAULT,
+	} else if (r->kind == ROW_DIAG) {
+		const struct diag *x = it->d[0];
+		sb_addf(&sb, "  %c %3u %-14s ", is_open(ROW_DIAG, g, it) ? '-' : '+', it->occ,
+			triage_status_name(x->status));
+		if (W.narches > 1) {
+			size_t at = sb.len;
+			for (size_t k = 0; k < it->n; k++)
+				sb_addf(&sb, "%s%s", k ? "," : "", it->d[k]->arch);
+			while (sb.len - at < W.arch_width + 2)
+				sb_adds(&sb, " ");
+		}
+		diag_text(x, &sb);
+		draw_text(d, x->side == DIAG_SIDE_CLANG_ONLY ? ELEM_WARNING : ELEM_DEFAULT,
 			  sb_str(&sb), -1);
+	} else {
+		const struct diag *x = it->d[r->k];
+		sb_addf(&sb, "        %-8s %s", *x->arch ? x->arch : "-",
+			r->t == SIZE_MAX ? "(no translation unit)" : x->tus[r->t]);
+		if (r->t == 0 || r->t == SIZE_MAX)
+			sb_addf(&sb, "  %u time%s, %s", x->occurrences,
+				x->occurrences == 1 ? "" : "s", diag_cc_name(x->cc));
+		draw_text(d, ELEM_META, sb_str(&sb), -1);
 	}
 	sb_free(&sb);
 }
@@ -193,8 +565,12 @@ static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 static void warnings_title(struct view *v, struct strbuf *sb)
 {
 	(void)v;
-	sb_addf(sb, "%s: %lu clang-only, %lu gcc-only, %lu both", side_name(W.side),
-		W.dd.clang_only, W.dd.gcc_only, W.dd.both);
+	sb_addf(sb, "%s: %lu clang-only, %lu gcc-only, %lu both; arch %s, status %s",
+		side_name(W.side), W.dd.clang_only, W.dd.gcc_only, W.dd.both,
+		W.arch ? W.arches[W.arch - 1] : "all", status_filter_name());
+	if (W.text && *W.text)
+		sb_addf(sb, ", text \"%s\"", W.text);
+	sb_addf(sb, "; %zu shown", W.shown);
 }
 
 static bool warnings_grep(struct view *v, size_t lineno, const regex_t *re)
@@ -202,72 +578,174 @@ static bool warnings_grep(struct view *v, size_t lineno, const regex_t *re)
 	(void)v;
 	struct strbuf sb = STRBUF_INIT;
 	const struct wrow *r = &W.rows[lineno];
-	if (r->d)
-		diag_line(r->d, &sb);
+	const struct diag *d = row_diag(r);
+	if (r->kind == ROW_OCC && r->t != SIZE_MAX)
+		sb_adds(&sb, d->tus[r->t]);
+	else if (d)
+		diag_text(d, &sb);
 	else
-		sb_adds(&sb, r->g->name);
+		sb_adds(&sb, W.groups[r->g].name);
 	bool m = !regexec(re, sb_str(&sb), 0, NULL, 0);
 	sb_free(&sb);
 	return m;
 }
 
-static const struct diag *selected(struct view *v)
-{
-	return v->lineno < W.nrows ? W.rows[v->lineno].d : NULL;
-}
-
 static void warnings_select(struct view *v)
 {
-	const struct diag *d = selected(v);
-	if (d && view_displayed(&source_view)) {
-		W.shown = d;
+	const struct diag *d = row_diag(row_at(v));
+	if (d && view_displayed(&source_view) && d != W.src) {
+		W.src = d;
 		view_reload(&source_view);
 	}
 }
 
-static char *source_path(const struct diag *d)
+static void toggle_fold(struct view *v, const struct wrow *r)
 {
-	if (d->loc.file[0] == '/')
-		return xstrdup(d->loc.file);
-	return xasprintf("%s/%s", W.repo ? W.repo : ".", d->loc.file);
+	const struct wgroup *g = &W.groups[r->g];
+	const struct witem *it = row_item(r);
+	enum row_kind kind = r->kind == ROW_GROUP ? ROW_GROUP : ROW_DIAG;
+	char *key = fold_key(kind, g, it);
+	bool open = is_open(kind, g, it);
+	strmap_put(&W.folds, key, open ? FOLD_CLOSED : FOLD_OPEN);
+	free(key);
+	if (r->kind == ROW_OCC) /* fold back onto the diagnostic */
+		while (v->lineno && W.rows[v->lineno].kind == ROW_OCC)
+			v->lineno--;
+	rebuild(v);
 }
 
-static void edit(const struct diag *d)
+static void fold_all(struct view *v, bool open)
 {
-	const char *ed = getenv("EDITOR");
-	char *path = source_path(d);
-	char *cmd = xasprintf("%s +%u '%s'", ed && *ed ? ed : "vi", d->loc.line, path);
-	def_prog_mode();
-	endwin();
-	int rc = system(cmd);
-	reset_prog_mode();
-	refresh();
-	if (rc)
-		report("%s exited with %d", ed && *ed ? ed : "vi", rc);
-	free(cmd);
-	free(path);
+	strmap_free(&W.folds);
+	memset(&W.folds, 0, sizeof(W.folds));
+	W.groups_open = open;
+	W.items_open = open;
+	while (!open && v->lineno && W.rows[v->lineno].kind != ROW_GROUP)
+		v->lineno--;
+	rebuild(v);
+}
+
+/* Set the status (and note unless NULL) of the row: every diagnostic of a
+ * group row, else those of the item. */
+static void set_triage(struct view *v, int status, const char *note)
+{
+	const struct wrow *r = row_at(v);
+	struct kerr e;
+	if (!r || !W.tri)
+		return;
+	size_t first = r->kind == ROW_GROUP ? 0 : r->i;
+	size_t last = r->kind == ROW_GROUP ? W.groups[r->g].n : r->i + 1;
+	size_t count = 0;
+	for (size_t i = first; i < last; i++) {
+		const struct witem *it = &W.groups[r->g].items[i];
+		for (size_t k = 0; k < it->n; k++) {
+			const struct diag *d = it->d[k];
+			int st = status < 0 ? d->status : status;
+			triage_set(W.tri, d->fingerprint, st, note ? note : d->triage_note, d);
+		}
+		count++;
+	}
+	if (triage_save(W.tri, W.tri_path, &e)) {
+		report_error("%s", e.msg);
+		return;
+	}
+	apply_triage();
+	rebuild(v);
+	if (note)
+		report("note set on %zu diagnostic%s (%s)", count, count == 1 ? "" : "s",
+		       W.tri_path);
+	else
+		report("%zu diagnostic%s marked %s (%s)", count, count == 1 ? "" : "s",
+		       triage_status_name(status), W.tri_path);
+}
+
+static void note_done(const char *text, void *data)
+{
+	if (text)
+		set_triage(data, -1, text);
+}
+
+static void text_done(const char *text, void *data)
+{
+	if (!text)
+		return;
+	free(W.text);
+	W.text = *text ? xstrdup(text) : NULL;
+	struct view *v = data;
+	v->lineno = 0;
+	rebuild(v);
+	report(W.text ? "showing rows with \"%s\"" : "text filter cleared", W.text);
+}
+
+static void open_source(const struct diag *d)
+{
+	W.src = d;
+	view_open(&source_view, OPEN_SPLIT);
+	view_reload(&source_view);
 }
 
 static bool warnings_request(struct view *v, int action)
 {
-	const struct diag *d = selected(v);
+	const struct wrow *r = row_at(v);
+	const struct diag *d = row_diag(r);
 	switch (action) {
 	case ACT_WARN_SIDE:
 		W.side = (W.side + 1) % 4;
-		W.shown = NULL;
-		view_reload(v);
+		rebuild(v);
 		report("showing %s", side_name(W.side));
 		return true;
+	case ACT_WARN_ARCH:
+		W.arch = W.narches ? (W.arch + 1) % (W.narches + 1) : 0;
+		rebuild(v);
+		report("arch %s", W.arch ? W.arches[W.arch - 1] : "all");
+		return true;
+	case ACT_WARN_STATUS_FILTER:
+		W.status = W.status == STATUS_ALL	  ? STATUS_OPEN
+			   : W.status == STATUS_OPEN	  ? 0
+			   : W.status + 1 < TRIAGE__COUNT ? W.status + 1
+							  : STATUS_ALL;
+		rebuild(v);
+		report("status %s", status_filter_name());
+		return true;
+	case ACT_WARN_TEXT:
+		prompt_open("Filter: ", text_done, v);
+		return true;
+	case ACT_WARN_RELOAD:
+		W.stale = true;
+		view_reload(v);
+		return true;
+	case ACT_WARN_FOLD:
 	case ACT_ENTER:
-		if (!d)
+		if (!r)
 			return true;
-		W.shown = d;
-		view_open(&source_view, OPEN_SPLIT);
-		view_reload(&source_view);
+		if (action == ACT_ENTER && r->kind != ROW_GROUP)
+			open_source(d);
+		else
+			toggle_fold(v, r);
+		return true;
+	case ACT_WARN_FOLD_ALL:
+	case ACT_WARN_UNFOLD_ALL:
+		if (r)
+			fold_all(v, action == ACT_WARN_UNFOLD_ALL);
 		return true;
 	case ACT_WARN_EDIT:
 		if (d)
-			edit(d);
+			warnings_edit(d->loc.file, d->loc.line);
+		return true;
+	case ACT_WARN_BLAME:
+		if (d)
+			warnings_blame(d->loc.file, d->loc.line);
+		return true;
+	case ACT_WARN_NEW:
+	case ACT_WARN_CONFIRMED:
+	case ACT_WARN_WONTFIX:
+	case ACT_WARN_FALSE_POSITIVE:
+	case ACT_WARN_FIXED:
+		set_triage(v, TRIAGE_NEW + (action - ACT_WARN_NEW), NULL);
+		return true;
+	case ACT_WARN_NOTE:
+		if (r)
+			prompt_open("Note: ", note_done, v);
 		return true;
 	default:
 		return false;
@@ -276,117 +754,33 @@ static bool warnings_request(struct view *v, int action)
 
 static void warnings_status(struct view *v, struct strbuf *sb)
 {
-	const struct diag *d = selected(v);
-	if (d)
-		sb_addf(sb, "%s, %u occurrence(s)", d->group, d->occurrences);
-	else if (W.loaded)
-		sb_addf(sb, "gcc: %s  clang: %s", W.gcc_path, W.clang_path);
+	const struct wrow *r = row_at(v);
+	const struct diag *d = row_diag(r);
+	if (d) {
+		sb_addf(sb, "%s, %s, fingerprint %016llx", d->group, triage_status_name(d->status),
+			(unsigned long long)d->fingerprint);
+		if (d->triage_note)
+			sb_addf(sb, ", note: %s", d->triage_note);
+	} else if (r) {
+		sb_addf(sb, "%zu diagnostic%s, %lu occurrence%s", W.groups[r->g].n,
+			W.groups[r->g].n == 1 ? "" : "s", W.groups[r->g].occ,
+			W.groups[r->g].occ == 1 ? "" : "s");
+	} else if (W.loaded) {
+		sb_adds(sb, W.logs);
+	}
 }
 
 static const struct view_ops warnings_ops = {
-	.name = "warnings",
-	.scope = SCOPE_WARNINGS,
-	.flags = VIEW_CURSOR,
-	.open = warnings_open,
-	.draw = warnings_draw,
-	.title = warnings_title,
-	.request = warnings_request,
-	.select = warnings_select,
-	.grep = warnings_grep,
-	.status = warnings_status,
+    .name = "warnings",
+    .scope = SCOPE_WARNINGS,
+    .flags = VIEW_CURSOR,
+    .open = warnings_open,
+    .draw = warnings_draw,
+    .title = warnings_title,
+    .request = warnings_request,
+    .select = warnings_select,
+    .grep = warnings_grep,
+    .status = warnings_status,
 };
 
 struct view warnings_view = {.ops = &warnings_ops};
-
-/* ---- the source pane ---- */
-
-static struct {
-	char **lines;
-	size_t n;
-	size_t mark; /* the warning's line among them */
-} S;
-
-static void src_add(char *line)
-{
-	S.lines = xrealloc(S.lines, (S.n + 1) * sizeof(*S.lines));
-	S.lines[S.n++] = line;
-}
-
-static void src_clear(void)
-{
-	for (size_t i = 0; i < S.n; i++)
-		free(S.lines[i]);
-	free(S.lines);
-	S.lines = NULL;
-	S.n = 0;
-}
-
-static void source_open(struct view *v)
-{
-	src_clear();
-	const struct diag *d = W.shown;
-	S.mark = (size_t)-1;
-	if (d) {
-		struct kerr e;
-		size_t len = 0;
-		char *path = source_path(d);
-		char *text = file_exists(path) ? read_file(path, &len, &e) : NULL;
-		src_add(xasprintf("%s:%u:%u: %s [%s]", d->loc.file, d->loc.line, d->loc.col,
-				  d->message, d->flag));
-		if (!text)
-			src_add(xasprintf("(%s: not in the work tree)", path));
-		unsigned ln = 1;
-		for (char *s = text; s && *s && ln <= d->loc.line + 10; ln++) {
-			char *nl = strchr(s, '\n');
-			int l = nl ? (int)(nl - s) : (int)strlen(s);
-			if (ln + 10 >= d->loc.line) {
-				if (ln == d->loc.line)
-					S.mark = S.n;
-				src_add(xasprintf("%c%6u  %.*s", ln == d->loc.line ? '>' : ' ', ln,
-						  l, s));
-			}
-			s = nl ? nl + 1 : s + l;
-		}
-		for (size_t i = 0; i < d->nnotes; i++) {
-			const struct diag_note *no = &d->notes[i];
-			src_add(xasprintf("note: %s:%u:%u: %s", no->loc.file, no->loc.line,
-					  no->loc.col, no->msg ? no->msg : ""));
-		}
-		free(text);
-		free(path);
-	}
-	v->lines = S.n;
-	view_fix_position(v);
-}
-
-static void source_draw(struct view *v, struct line_draw *d, size_t lineno)
-{
-	(void)v;
-	enum theme_elem e = lineno == S.mark		    ? ELEM_WARNING
-			    : !strncmp(S.lines[lineno], "note:", 5) ? ELEM_NOTE
-			    : lineno == 0			    ? ELEM_HEADER
-								    : ELEM_DEFAULT;
-	draw_text(d, e, S.lines[lineno], -1);
-}
-
-static bool source_request(struct view *v, int action)
-{
-	(void)v;
-	if (action == ACT_WARN_EDIT && W.shown) {
-		edit(W.shown);
-		return true;
-	}
-	if (action == ACT_WARN_SIDE)
-		return warnings_request(&warnings_view, action);
-	return false;
-}
-
-static const struct view_ops source_ops = {
-	.name = "source",
-	.scope = SCOPE_WARNINGS,
-	.open = source_open,
-	.draw = source_draw,
-	.request = source_request,
-};
-
-struct view source_view = {.ops = &source_ops};

@@ -1,0 +1,25 @@
+/* The build logs the warnings view compares: per arch, the newest GCC and
+ * the newest Clang log under <repo>/.klang/out/<arch>-<toolchain>/. */
+#ifndef KLANG_CORE_BUILDLOGS_H
+#define KLANG_CORE_BUILDLOGS_H
+
+#include <stddef.h>
+#include <time.h>
+
+struct buildlog_pair {
+	char *arch;
+	char *gcc, *clang; /* build.log paths */
+	time_t gcc_mtime, clang_mtime;
+};
+
+/* Scan <repo>/.klang/out/. A toolchain "gcc*" or a path ending in gcc is
+ * GCC, "llvm*" and "clang*" are Clang. A build counts once it finished
+ * (summary.json written after its log, or a log untouched for 10 minutes):
+ * a log still being written is never read. Arches with both compilers,
+ * sorted by name. Returns the number of pairs; free with buildlogs_free. */
+size_t buildlogs_find(const char *repo, struct buildlog_pair **out);
+void buildlogs_free(struct buildlog_pair *p, size_t n);
+/* A text that changes when the choice or a chosen log changes. Caller frees. */
+char *buildlogs_signature(const struct buildlog_pair *p, size_t n);
+
+#endif

@@ -1,0 +1,453 @@
+/* The warnings view, end to end: the real binary run headless
+ * (KLANG_SCRIPT) on the real tinyconfig logs of arm64 and x86_64 placed as
+ * builds under <repo>/.klang/out/, in a repository made with libgit2 whose
+ * stack changes the lines the warnings point at. Also the two core helpers
+ * it stands on: choosing the newest finished logs, and blame in base..head. */
+#include <CUnit/CUnit.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <utime.h>
+
+#include "core/blame.h"
+#include "core/buildlogs.h"
+#include "core/gitwrite.h"
+#include "tests/diagtest.h"
+#include "tests/helpers.h"
+
+static char *top, *repo;
+static char ids[3][41];
+
+/* A file of n numbered comment lines, line `at` replaced by text. */
+static char *numbered(const char *name, int n, int at, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 1; i <= n; i++)
+		if (i == at)
+			sb_addf(&sb, "%s\n", text);
+		else
+			sb_addf(&sb, "/* %s line %d */\n", name, i);
+	return sb_detach(&sb);
+}
+
+/* v1.0 has cacheinfo.c (740 lines) and xdr.h (760); the stack: 1 changes
+ * xdr.h:10, 2 cacheinfo.c:730 (where the clang-only warning is), 3
+ * cacheinfo.c:5. */
+static int make_repo(void)
+{
+	git_repository *r;
+	struct kerr e;
+	char id[41];
+	if (gw_init(repo, &r, &e))
+		return -1;
+	char *ci = numbered("cacheinfo", 740, 0, NULL), *xdr = numbered("xdr", 760, 0, NULL);
+	struct gw_file base[] = {
+	    {"arch/x86/kernel/cpu/cacheinfo.c", ci, 0},
+	    {"include/linux/sunrpc/xdr.h", xdr, 0},
+	};
+	struct gw_commit c = {.ref = "refs/heads/main",
+			      .files = base,
+			      .nfiles = 2,
+			      .message = "Linux 6.1\n",
+			      .time = 1600000000};
+	int rc = gw_commit(r, &c, id, &e) || gw_tag(r, "v1.0", "main", &e);
+	char *p1 = numbered("xdr", 760, 10, "/* tidied */");
+	char *p2 = numbered("cacheinfo", 740, 730, "\tunsigned int i, level = 0;");
+	char *p3 = numbered("cacheinfo", 740, 5, "/* a later edit */");
+	/* the third keeps line 730 of the second */
+	char *nl = p3;
+	for (int i = 1; i < 730; i++)
+		nl = strchr(nl, '\n') + 1;
+	char *rest = strchr(nl, '\n');
+	char *p3b = xasprintf("%.*s\tunsigned int i, level = 0;%s", (int)(nl - p3), p3, rest);
+	struct gw_file f[] = {
+	    {"include/linux/sunrpc/xdr.h", p1, 0},
+	    {"arch/x86/kernel/cpu/cacheinfo.c", p2, 0},
+	    {"arch/x86/kernel/cpu/cacheinfo.c", p3b, 0},
+	};
+	const char *msg[] = {"FROMLIST: sunrpc: tidy a comment\n",
+			     "UPSTREAM: x86/cacheinfo: count the levels\n",
+			     "HACK: x86/cacheinfo: a later edit\n"};
+	for (int i = 0; i < 3 && !rc; i++) {
+		struct gw_commit pc = {.ref = "refs/heads/main",
+				       .files = &f[i],
+				       .nfiles = 1,
+				       .message = msg[i],
+				       .time = 1600000000 + 86400 * (i + 1)};
+		rc = gw_commit(r, &pc, ids[i], &e);
+	}
+	rc = rc || gw_checkout(r, "main", &e);
+	git_repository_free(r);
+	free(ci);
+	free(xdr);
+	free(p1);
+	free(p2);
+	free(p3);
+	free(p3b);
+	return rc ? -1 : 0;
+}
+
+/* <repo>/.klang/out/<name>/build.log from a fixture, and a summary.json
+ * written after it when the build finished. */
+static int put_build(const char *name, const char *fixture, bool finished, time_t mtime)
+{
+	struct kerr e;
+	char *dir = xasprintf("%s/.klang/out/%s", repo, name);
+	char *log = xasprintf("%s/build.log", dir), *sum = xasprintf("%s/summary.json", dir);
+	size_t len = 0;
+	char *text = read_file(fixture, &len, &e);
+	int rc = !text || mkdir_p(dir, &e) || write_file_atomic(log, text, len, &e);
+	struct utimbuf t = {mtime, mtime}, later = {mtime + 1, mtime + 1};
+	rc = rc || utime(log, &t);
+	if (finished)
+		rc = rc || write_file_atomic(sum, "{}\n", 3, &e) || utime(sum, &later);
+	free(text);
+	free(dir);
+	free(log);
+	free(sum);
+	return rc ? -1 : 0;
+}
+
+static char *arm_gcc, *arm_clang, *x86_gcc, *x86_clang;
+
+static int setup(void)
+{
+	gw_libinit();
+	top = test_tmpdir();
+	repo = xasprintf("%s/linux", top);
+	arm_gcc = dt_ours("tinyconfig-W1-gcc-arm64.log");
+	arm_clang = dt_ours("tinyconfig-W1-clang-arm64.log");
+	x86_gcc = dt_shared("linux-6.1/tinyconfig-W1-gcc-x86.log");
+	x86_clang = dt_shared("linux-6.1/tinyconfig-W1-clang-x86.log");
+	if (make_repo())
+		return -1;
+	/* a stale finished GCC 12 build, and a Clang 15 build still running:
+	 * neither is the one to show */
+	return put_build("arm64-gcc", arm_gcc, true, 1700000000) ||
+	       put_build("arm64-llvm", arm_clang, true, 1700000100) ||
+	       put_build("arm64-gcc-12", x86_gcc, true, 1600000000) ||
+	       put_build("x86_64-gcc", x86_gcc, true, 1700000000) ||
+	       put_build("x86_64-llvm", x86_clang, true, 1700000000) ||
+	       put_build("x86_64-llvm-15", arm_clang, false, time(NULL)) ||
+	       put_build("riscv-gcc", x86_gcc, true, 1700000000);
+}
+
+static int teardown(void)
+{
+	test_rmdir(top);
+	free(top);
+	free(repo);
+	free(arm_gcc);
+	free(arm_clang);
+	free(x86_gcc);
+	free(x86_clang);
+	return 0;
+}
+
+static void test_buildlogs(void)
+{
+	struct buildlog_pair *p;
+	size_t n = buildlogs_find(repo, &p);
+	CU_ASSERT_EQUAL_FATAL(n, 2); /* riscv has no Clang build */
+	CU_ASSERT_STRING_EQUAL(p[0].arch, "arm64");
+	CU_ASSERT_PTR_NOT_NULL(strstr(p[0].gcc, "/.klang/out/arm64-gcc/build.log"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(p[0].clang, "/.klang/out/arm64-llvm/build.log"));
+	CU_ASSERT_STRING_EQUAL(p[1].arch, "x86_64");
+	CU_ASSERT_PTR_NOT_NULL(strstr(p[1].clang, "/.klang/out/x86_64-llvm/build.log"));
+	char *sig = buildlogs_signature(p, n);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sig, "arm64 "));
+	free(sig);
+	buildlogs_free(p, n);
+	/* an empty repository has none */
+	n = buildlogs_find(top, &p);
+	CU_ASSERT_EQUAL(n, 0);
+	buildlogs_free(p, n);
+}
+
+static void test_blame(void)
+{
+	git_repository *r;
+	CU_ASSERT_EQUAL_FATAL(git_repository_open(&r, repo), 0);
+	git_object *base, *head;
+	CU_ASSERT_EQUAL_FATAL(git_revparse_single(&base, r, "v1.0"), 0);
+	CU_ASSERT_EQUAL_FATAL(git_revparse_single(&head, r, "main"), 0);
+	char b[41], h[41], id[41];
+	git_oid_tostr(b, sizeof(b), git_object_id(base));
+	git_oid_tostr(h, sizeof(h), git_object_id(head));
+	struct kerr e;
+	const char *ci = "arch/x86/kernel/cpu/cacheinfo.c";
+	CU_ASSERT_EQUAL(blame_line(r, ci, 730, b, h, id, &e), 0);
+	CU_ASSERT_STRING_EQUAL(id, ids[1]);
+	CU_ASSERT_EQUAL(blame_line(r, ci, 5, b, h, id, &e), 0);
+	CU_ASSERT_STRING_EQUAL(id, ids[2]);
+	CU_ASSERT_EQUAL(blame_line(r, "include/linux/sunrpc/xdr.h", 10, b, h, id, &e), 0);
+	CU_ASSERT_STRING_EQUAL(id, ids[0]);
+	CU_ASSERT_EQUAL(blame_line(r, "include/linux/sunrpc/xdr.h", 752, b, h, id, &e), 1);
+	CU_ASSERT_EQUAL(blame_line(r, ci, 741, b, h, id, &e), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "has 740 lines"));
+	CU_ASSERT_EQUAL(blame_line(r, "no/such.c", 1, b, h, id, &e), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "no/such.c"));
+	git_object_free(base);
+	git_object_free(head);
+	git_repository_free(r);
+}
+
+/* A headless run: its :save-display files are named 1, 2, ... and read
+ * back into s[1], s[2], ... ("" when not saved). */
+#define MAX_SCREENS 8
+struct run {
+	char *out;
+	char *s[MAX_SCREENS + 1];
+	char *env; /* EDITOR=... from editor() */
+};
+
+static void run_init(struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->out = test_tmpdir();
+}
+
+/* $EDITOR: a shell script of `body` ("$@" are its arguments). */
+static void editor(struct run *r, const char *body)
+{
+	struct kerr e;
+	char *ed = xasprintf("%s/ed.sh", r->out), *text = xasprintf("#!/bin/sh\n%s\n", body);
+	CU_ASSERT_EQUAL(write_file_atomic(ed, text, strlen(text), &e), 0);
+	CU_ASSERT_EQUAL(chmod(ed, 0755), 0);
+	free(r->env);
+	r->env = xasprintf("EDITOR='%s'", ed);
+	free(text);
+	free(ed);
+}
+
+static char *out_file(const struct run *r, const char *name)
+{
+	struct kerr e;
+	char *path = xasprintf("%s/%s", r->out, name);
+	char *t = read_file(path, NULL, &e);
+	free(path);
+	return t ? t : xstrdup("");
+}
+
+static void run_script(struct run *r, const char *script)
+{
+	struct kerr e;
+	char *path = xasprintf("%s/script", r->out);
+	CU_ASSERT_EQUAL(write_file_atomic(path, script, strlen(script), &e), 0);
+	char *cmd = xasprintf("cd '%s' && env -u NO_COLOR -u LC_ALL -u LINES -u COLUMNS "
+			      "-u KLANG_DATADIR TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
+			      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' COLUMNS=140 LINES=40 %s '%s' "
+			      "--repo '%s' --base v1.0",
+			      r->out, r->out, path, r->env ? r->env : "", test_klang_bin(), repo);
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
+	for (int i = 1; i <= MAX_SCREENS; i++) {
+		char name[4];
+		snprintf(name, sizeof(name), "%d", i);
+		free(r->s[i]);
+		r->s[i] = out_file(r, name);
+		char *saved = xasprintf("%s/%s", r->out, name);
+		remove(saved);
+		free(saved);
+	}
+	free(cmd);
+	free(path);
+}
+
+static void run_free(struct run *r)
+{
+	for (int i = 0; i <= MAX_SCREENS; i++)
+		free(r->s[i]);
+	free(r->env);
+	test_rmdir(r->out);
+	free(r->out);
+}
+
+static bool has(const char *text, const char *needle)
+{
+	if (strstr(text, needle))
+		return true;
+	fprintf(stderr, "\nmissing '%s' in:\n%s\n", needle, text);
+	return false;
+}
+
+/* Lines of a screen that start with `prefix`. */
+static int count_rows(const char *text, const char *prefix)
+{
+	int n = 0;
+	for (const char *l = text; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		n += !strncmp(l, prefix, strlen(prefix));
+	return n;
+}
+
+/* Fold and unfold, the side, arch and text filters change what is shown. */
+static void test_tree_and_filters(void)
+{
+	struct run r;
+	run_init(&r);
+	run_script(&r, "4\n:save-display 1\n<Space>\n:save-display 2\n+\n:save-display 3\n"
+		       "-\n:save-display 4\n+a\n:save-display 5\na\n:save-display 6\n"
+		       "a\\cacheinfo<Enter>\n:save-display 7\n\\<Enter>s\n:save-display 8\n");
+	char **t = r.s;
+	/* clang-only by default: one row over both arches, one x86_64 only */
+	CU_ASSERT(has(t[1], "[warnings] clang-only: 3 clang-only, 11 gcc-only, 912 both; arch all, "
+			    "status any; 2 shown"));
+	CU_ASSERT(has(t[1], "- tautological-compare (1)  4 occurrences"));
+	CU_ASSERT(
+	    has(t[1],
+		"  +   4 new            arm64,x86_64  clang-only "
+		"include/linux/sunrpc/xdr.h:752:10 -Wtautological-constant-out-of-range-compare"));
+	CU_ASSERT(has(t[1], "  +   1 new            x86_64        clang-only "
+			    "arch/x86/kernel/cpu/cacheinfo.c:730:15 -Wunused-but-set-variable"));
+	/* Space folds the group under the cursor */
+	CU_ASSERT(has(t[2], "+ tautological-compare (1)"));
+	CU_ASSERT_PTR_NULL(strstr(t[2], "xdr.h:752"));
+	CU_ASSERT(has(t[2], "cacheinfo.c:730:15"));
+	/* + unfolds everything: each arch and translation unit */
+	CU_ASSERT(has(t[3], "        arm64    init/do_mounts.c  2 times, clang"));
+	CU_ASSERT(has(t[3], "        x86_64   arch/x86/kernel/cpu/cacheinfo.c  1 time, clang"));
+	CU_ASSERT_EQUAL(count_rows(t[3], "        arm64 "), 2);
+	CU_ASSERT_EQUAL(count_rows(t[3], "        x86_64 "), 3);
+	/* - folds every group */
+	CU_ASSERT_EQUAL(count_rows(t[4], "+ "), 2);
+	CU_ASSERT_EQUAL(count_rows(t[4], "  "), 0);
+	/* a: arm64 only, then x86_64 only */
+	CU_ASSERT(has(t[5], "arch arm64, status any; 1 shown"));
+	CU_ASSERT_PTR_NULL(strstr(t[5], "cacheinfo"));
+	CU_ASSERT_EQUAL(count_rows(t[5], "        x86_64 "), 0);
+	CU_ASSERT(has(t[5], "- tautological-compare (1)  2 occurrences"));
+	CU_ASSERT(has(t[6], "arch x86_64, status any; 2 shown"));
+	/* \ filters on text, back to all arches */
+	CU_ASSERT(has(t[7], "arch all, status any, text \"cacheinfo\"; 1 shown"));
+	CU_ASSERT_PTR_NULL(strstr(t[7], "xdr.h"));
+	/* an empty text clears it; s goes on to gcc-only */
+	CU_ASSERT(has(t[8], "[warnings] gcc-only: 3 clang-only, 11 gcc-only, 912 both; arch all, "
+			    "status any; 6 shown"));
+	CU_ASSERT(has(t[8], "kernel/exit.c:1930:13 -Wmissing-prototypes"));
+	run_free(&r);
+}
+
+/* Triage keys write .klang/triage.yaml; the next start reads it back. */
+static void test_triage_keys(void)
+{
+	struct run r;
+	run_init(&r);
+	char *path = xasprintf("%s/.klang/triage.yaml", repo);
+	remove(path);
+	run_script(&r, "4jc\nm\nreal overflow<Enter>\n:save-display 1\njW\n:save-display 2\n");
+	struct kerr e;
+	char *yaml = read_file(path, NULL, &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(yaml);
+	CU_ASSERT(has(
+	    r.s[1], "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
+	CU_ASSERT(has(r.s[1], "note set on 1 diagnostic"));
+	/* W on a group row marks all of its diagnostics */
+	CU_ASSERT(
+	    has(r.s[2],
+		"  +   1 wontfix        x86_64        clang-only arch/x86/kernel/cpu/cacheinfo.c"));
+	CU_ASSERT(has(r.s[2], "1 diagnostic marked wontfix"));
+	CU_ASSERT(has(yaml, "  status: confirmed\n  file: \"include/linux/sunrpc/xdr.h\""));
+	CU_ASSERT(has(yaml, "  note: \"real overflow\""));
+	CU_ASSERT(has(yaml, "  status: wontfix\n  file: \"arch/x86/kernel/cpu/cacheinfo.c\""));
+	free(yaml);
+	/* a new start shows the stored statuses; S filters on them */
+	run_script(&r, "4\n:save-display 1\nS\n:save-display 2\nSSS\n:save-display 3\n");
+	CU_ASSERT(has(
+	    r.s[1], "  +   4 confirmed      arm64,x86_64  clang-only include/linux/sunrpc/xdr.h"));
+	CU_ASSERT(has(r.s[1], "  +   1 wontfix        x86_64        clang-only arch/x86"));
+	CU_ASSERT(has(r.s[2], "status open; 1 shown"));
+	CU_ASSERT_PTR_NULL(strstr(r.s[2], "cacheinfo"));
+	CU_ASSERT(has(r.s[3], "status wontfix; 1 shown"));
+	CU_ASSERT_PTR_NULL(strstr(r.s[3], "xdr.h"));
+	/* u puts it back to new: the entry leaves the file */
+	run_script(&r, "4jjju\n:save-display 1\n");
+	CU_ASSERT(has(r.s[1], "  +   1 new            x86_64        clang-only arch/x86"));
+	yaml = read_file(path, NULL, &e);
+	CU_ASSERT_PTR_NULL(strstr(yaml ? yaml : "", "wontfix\n"));
+	CU_ASSERT(has(yaml ? yaml : "", "real overflow"));
+	remove(path);
+	free(yaml);
+	free(path);
+	run_free(&r);
+}
+
+/* From a group to a warning, its source line, $EDITOR and back, and B to the
+ * patch that last changed the line. */
+static void test_source_edit_blame(void)
+{
+	struct run r;
+	run_init(&r);
+	editor(&r, "echo \"$@\" > ed.out");
+	run_script(&r, "4jjj<Enter>\n:save-display 1\ne\n:save-display 2\nB\n:save-display 3\n"
+		       "4<Tab>kkB\n:save-display 4\n");
+	char *eo = out_file(&r, "ed.out");
+	CU_ASSERT(has(r.s[1],
+		      "arch/x86/kernel/cpu/cacheinfo.c:730:15: variable 'trace' set but not used"));
+	CU_ASSERT(has(r.s[1], ">   730          unsigned int i, level = 0;"));
+	/* column 15 after a tab: under the i */
+	CU_ASSERT(has(r.s[1], "\n                              ^\n"));
+	CU_ASSERT(has(r.s[1], "    729  /* cacheinfo line 729 */"));
+	CU_ASSERT(has(eo, "+730 "));
+	CU_ASSERT(has(eo, "/linux/arch/x86/kernel/cpu/cacheinfo.c"));
+	CU_ASSERT(has(r.s[2], "[source]")); /* back from the editor */
+	CU_ASSERT(has(r.s[3], "[stack] v1.0..HEAD  patch 2 of 3"));
+	CU_ASSERT(has(r.s[3], "last changed by patch 2"));
+	CU_ASSERT(has(r.s[4], "include/linux/sunrpc/xdr.h:752: not touched by the stack"));
+	free(eo);
+	run_free(&r);
+}
+
+/* The notes and include chain are entries: Enter shows that place, Enter
+ * on the first line goes back. */
+static void test_source_entries(void)
+{
+	struct run r;
+	run_init(&r);
+	run_script(&r, "4j<Enter>\n:save-display 1\nG<Enter>\n:save-display 2\n"
+		       "g<Enter>\n:save-display 3\n");
+	CU_ASSERT(has(r.s[1], ">   752  /* xdr line 752 */\n                  ^\n"));
+	CU_ASSERT(has(r.s[1], "included from include/linux/sunrpc/sched.h:19\n"));
+	CU_ASSERT(has(r.s[1], "included from init/do_mounts.c:22\n"));
+	CU_ASSERT(has(r.s[1], "[source] include/linux/sunrpc/xdr.h:752"));
+	CU_ASSERT(has(r.s[2], "showing init/do_mounts.c:22 (Enter on the first line goes back)"));
+	CU_ASSERT(has(r.s[2], "/linux/init/do_mounts.c: not in the work tree)"));
+	CU_ASSERT(has(r.s[3], ">   752  /* xdr line 752 */"));
+	run_free(&r);
+}
+
+/* A build that finishes while the view is open (here: written by the
+ * "editor") is picked up by the timer; R reads the logs again. */
+static void test_reload(void)
+{
+	struct run r;
+	run_init(&r);
+	char *dir = xasprintf("%s/.klang/out/arm64-llvm-16", repo);
+	char *body = xasprintf("mkdir -p '%s' && cp '%s' '%s/build.log' && "
+			       "echo '{}' > '%s/summary.json'",
+			       dir, x86_clang, dir, dir);
+	editor(&r, body);
+	run_script(&r, "4\n:save-display 1\nje\n:wait 2600\n:save-display 2\nR\n:save-display 3\n");
+	CU_ASSERT(has(r.s[1], "3 clang-only, 11 gcc-only, 912 both"));
+	/* the x86 Clang log now stands for arm64 too: other counts */
+	CU_ASSERT(has(r.s[2], "new build logs: warnings reloaded"));
+	CU_ASSERT_PTR_NULL(strstr(r.s[2], "3 clang-only, 11 gcc-only, 912 both"));
+	CU_ASSERT(has(r.s[3], "[warnings] clang-only"));
+	test_rmdir(dir);
+	free(body);
+	free(dir);
+	run_free(&r);
+}
+
+void suite_warnview(void)
+{
+	CU_pSuite s = CU_add_suite("warnview", setup, teardown);
+	CU_add_test(s, "newest finished logs per arch", test_buildlogs);
+	CU_add_test(s, "blame within base..head", test_blame);
+	CU_add_test(s, "tree folds, side/arch/text filters", test_tree_and_filters);
+	CU_add_test(s, "triage keys write and reload the store", test_triage_keys);
+	CU_add_test(s, "source pane, $EDITOR, B to the patch", test_source_edit_blame);
+	CU_add_test(s, "source pane entries", test_source_entries);
+	CU_add_test(s, "a finished build reloads the view", test_reload);
+}

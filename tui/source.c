@@ -1,0 +1,303 @@
+/* The source pane under the warnings view: the lines around a diagnostic
+ * with its column marked, then its notes, macro expansions and include
+ * chain as entries. Enter on an entry shows the lines around that place
+ * (Enter on the first line goes back to the diagnostic); e opens $EDITOR
+ * on the place under the cursor, B the patch that last changed it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/blame.h"
+#include "tui/prompt.h"
+
+#include "tui/views.h"
+#include "tui/warnings.h"
+
+#define CONTEXT 6
+
+enum src_kind { SRC_HEADER, SRC_TEXT, SRC_MARK, SRC_CARET, SRC_ENTRY };
+
+struct src_line {
+	enum src_kind kind;
+	char *text;
+	struct diag_loc at; /* SRC_ENTRY: where it points; SRC_TEXT/MARK: the line */
+};
+
+static struct {
+	struct src_line *lines;
+	size_t n, cap;
+	const struct diag *d; /* whose entries are listed */
+	struct diag_loc at;   /* the place shown */
+} S;
+
+static void add(enum src_kind kind, struct diag_loc at, char *text)
+{
+	ALLOC_GROW(S.lines, S.n + 1, S.cap);
+	S.lines[S.n++] = (struct src_line){kind, text, at};
+}
+
+static void src_clear(void)
+{
+	for (size_t i = 0; i < S.n; i++)
+		free(S.lines[i].text);
+	S.n = 0;
+}
+
+void source_pane_free(void)
+{
+	src_clear();
+	free(S.lines);
+	memset(&S, 0, sizeof(S));
+}
+
+char *warnings_source_path(const char *file)
+{
+	if (file[0] == '/')
+		return xstrdup(file);
+	return xasprintf("%s/%s", warnings_repo(), file);
+}
+
+void warnings_edit(const char *file, unsigned line)
+{
+	const char *ed = getenv("EDITOR");
+	ed = ed && *ed ? ed : "vi";
+	char *path = warnings_source_path(file);
+	char *cmd = xasprintf("%s +%u '%s'", ed, line ? line : 1, path);
+	def_prog_mode();
+	endwin();
+	int rc = system(cmd);
+	reset_prog_mode();
+	ui_resume();
+	if (rc)
+		report_error("%s exited with %d", ed, rc);
+	free(cmd);
+	free(path);
+}
+
+/* Select the patch with this commit in the stack view, clearing tag filters
+ * that hide it. */
+static bool show_patch(const struct patch *p)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		size_t shown;
+		stack_view_position(&shown);
+		for (size_t i = 0; i < shown; i++) {
+			view_select_line(&stack_view, i);
+			if (stack_view_selected() == p) {
+				view_open(&stack_view, OPEN_FULL);
+				return true;
+			}
+		}
+		stack_filter_clear();
+	}
+	return false;
+}
+
+void warnings_blame(const char *file, unsigned line)
+{
+	struct stack *st = stack_view_stack();
+	struct kerr e;
+	char id[41];
+	if (!st || !st->repo) {
+		report_error("no git stack to blame in");
+		return;
+	}
+	if (!line || file[0] == '/' || !*file) {
+		report_error("%s: not a file of the work tree", *file ? file : "-");
+		return;
+	}
+	int rc = blame_line(st->repo, file, line, st->base_id, st->head_id, id, &e);
+	if (rc < 0) {
+		report_error("%s", e.msg);
+		return;
+	}
+	if (rc > 0) {
+		report("%s:%u: not touched by the stack (from %.12s or earlier)", file, line,
+		       st->base_ref ? st->base_ref : st->base_id);
+		return;
+	}
+	struct patch *p = stack_find(st, id);
+	if (!p || !show_patch(p)) {
+		report("%s:%u: last changed by %.12s, not a patch of the stack", file, line, id);
+		return;
+	}
+	report("%s:%u: last changed by patch %zu %.12s", file, line, p->index, id);
+}
+
+/* A source line with tabs expanded (8 wide), and the screen column of byte
+ * column `col` (1-based) in it. */
+static char *expand(const char *s, int len, unsigned col, int *caret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	*caret = -1;
+	for (int i = 0; i < len; i++) {
+		if ((unsigned)i + 1 == col)
+			*caret = (int)sb.len;
+		if (s[i] == '\t')
+			do
+				sb_adds(&sb, " ");
+			while (sb.len % 8);
+		else
+			sb_addf(&sb, "%c", s[i]);
+	}
+	if (*caret < 0 && col)
+		*caret = (int)sb.len;
+	return sb_detach(&sb);
+}
+
+/* The lines around `at`, the line itself marked, a caret under its column. */
+static void add_context(struct diag_loc at)
+{
+	struct kerr e;
+	char *path = warnings_source_path(at.file);
+	char *text = *at.file && file_exists(path) ? read_file(path, NULL, &e) : NULL;
+	if (!text)
+		add(SRC_TEXT, at, xasprintf("(%s: not in the work tree)", path));
+	unsigned ln = 1;
+	for (char *s = text; s && *s && ln <= at.line + CONTEXT; ln++) {
+		char *nl = strchr(s, '\n');
+		int l = nl ? (int)(nl - s) : (int)strlen(s);
+		if (ln + CONTEXT >= at.line) {
+			int caret;
+			char *src = expand(s, l, ln == at.line ? at.col : 0, &caret);
+			struct diag_loc here = {at.file, ln, 0};
+			add(ln == at.line ? SRC_MARK : SRC_TEXT, here,
+			    xasprintf("%c%6u  %s", ln == at.line ? '>' : ' ', ln, src));
+			if (ln == at.line && caret >= 0)
+				add(SRC_CARET, here, xasprintf("%*s^", caret + 9, ""));
+			free(src);
+		}
+		s = nl ? nl + 1 : s + l;
+	}
+	free(text);
+	free(path);
+}
+
+static const char *note_label(const struct diag_note *no)
+{
+	switch (no->kind) {
+	case DIAG_NOTE_IN_EXPANSION:
+	case DIAG_NOTE_EXPANDED_FROM:
+	case DIAG_NOTE_EXPANDED_HERE:
+	case DIAG_NOTE_IN_DEFINITION:
+		return "macro";
+	case DIAG_NOTE_REFERENCE:
+		return "referenced";
+	default:
+		return "note";
+	}
+}
+
+static void source_open(struct view *v)
+{
+	const struct diag *d = warnings_shown();
+	src_clear();
+	if (d != S.d) {
+		S.d = d;
+		S.at = d ? d->loc : (struct diag_loc){"", 0, 0};
+	}
+	if (d) {
+		add(SRC_HEADER, d->loc,
+		    xasprintf("%s:%u:%u: %s [%s]%s%s", d->loc.file, d->loc.line, d->loc.col,
+			      d->message, d->flag, d->triage_note ? "  note: " : "",
+			      d->triage_note ? d->triage_note : ""));
+		if (S.at.line != d->loc.line || strcmp(S.at.file, d->loc.file))
+			add(SRC_HEADER, S.at,
+			    xasprintf("showing %s:%u (Enter on the first line goes back)",
+				      S.at.file, S.at.line));
+		add_context(S.at);
+		if (d->spell.line &&
+		    (d->spell.line != d->loc.line || strcmp(d->spell.file, d->loc.file)))
+			add(SRC_ENTRY, d->spell,
+			    xasprintf("spelled at %s:%u:%u", d->spell.file, d->spell.line,
+				      d->spell.col));
+		for (size_t i = 0; i < d->nnotes; i++) {
+			const struct diag_note *no = &d->notes[i];
+			add(SRC_ENTRY, no->loc,
+			    xasprintf("%s: %s:%u:%u: %s", note_label(no), no->loc.file,
+				      no->loc.line, no->loc.col, no->msg ? no->msg : ""));
+		}
+		for (size_t i = d->nincludes; i-- > 0;)
+			add(SRC_ENTRY, d->includes[i],
+			    xasprintf("included from %s:%u", d->includes[i].file,
+				      d->includes[i].line));
+	}
+	v->lines = S.n;
+	view_fix_position(v);
+}
+
+static void source_draw(struct view *v, struct line_draw *d, size_t lineno)
+{
+	(void)v;
+	static const enum theme_elem elem[] = {
+	    [SRC_HEADER] = ELEM_HEADER, [SRC_TEXT] = ELEM_DEFAULT, [SRC_MARK] = ELEM_WARNING,
+	    [SRC_CARET] = ELEM_WARNING, [SRC_ENTRY] = ELEM_NOTE,
+	};
+	if (lineno < S.n) /* else emptied by a reload of the warnings */
+		draw_text(d, elem[S.lines[lineno].kind], S.lines[lineno].text, -1);
+}
+
+static bool source_request(struct view *v, int action)
+{
+	const struct src_line *l = v->lineno < S.n ? &S.lines[v->lineno] : NULL;
+	switch (action) {
+	case ACT_WARN_EDIT:
+		if (l && l->kind != SRC_HEADER && l->at.line)
+			warnings_edit(l->at.file, l->at.line);
+		else if (S.d)
+			warnings_edit(S.at.file, S.at.line);
+		return true;
+	case ACT_ENTER:
+		if (!l || !S.d)
+			return true;
+		if (l->kind == SRC_ENTRY && *l->at.file) {
+			S.at = l->at;
+		} else if (l->kind == SRC_HEADER) {
+			S.at = S.d->loc;
+		} else {
+			return true;
+		}
+		v->lineno = 0;
+		view_reload(v);
+		return true;
+	case ACT_WARN_BLAME:
+		if (l && l->kind != SRC_HEADER && l->at.line)
+			warnings_blame(l->at.file, l->at.line);
+		else if (S.d)
+			warnings_blame(S.at.file, S.at.line);
+		return true;
+	case ACT_WARN_SIDE:
+	case ACT_WARN_ARCH:
+	case ACT_WARN_STATUS_FILTER:
+	case ACT_WARN_TEXT:
+	case ACT_WARN_NEW:
+	case ACT_WARN_CONFIRMED:
+	case ACT_WARN_WONTFIX:
+	case ACT_WARN_FALSE_POSITIVE:
+	case ACT_WARN_FIXED:
+	case ACT_WARN_NOTE:
+		/* the warnings view's keys work from its pane too */
+		return warnings_view.ops->request(&warnings_view, action);
+	default:
+		return false;
+	}
+}
+
+static void source_title(struct view *v, struct strbuf *sb)
+{
+	(void)v;
+	if (S.d)
+		sb_addf(sb, "%s:%u", S.at.file, S.at.line);
+}
+
+static const struct view_ops source_ops = {
+    .name = "source",
+    .scope = SCOPE_WARNINGS,
+    .flags = VIEW_CURSOR,
+    .open = source_open,
+    .title = source_title,
+    .draw = source_draw,
+    .request = source_request,
+};
+
+struct view source_view = {.ops = &source_ops};
