@@ -20,6 +20,7 @@
 #include "tui/script.h"
 #include "tui/series.h"
 #include "tui/term.h"
+#include "tui/tour.h"
 #include "tui/tui.h"
 #include "tui/views.h"
 
@@ -229,6 +230,7 @@ int tui_main(int argc, char **argv)
 	stack_view_set_stack(&st);
 	series_tui_init(&st);
 	view_open(&stack_view, OPEN_FULL);
+	tour_start(); /* klang demo --play: keys from the loop's timers */
 	int sig = 0;
 	rc = EXIT_OK;
 	if (headless) {
@@ -240,6 +242,7 @@ int tui_main(int argc, char **argv)
 		sig = loop_run(&loop_ui, STDIN_FILENO);
 	}
 	loop_run_exit_hooks(sig);
+	tour_free();
 	ui_free();
 	term_restore();
 	if (rc == EXIT_USAGE)
