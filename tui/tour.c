@@ -284,6 +284,7 @@ static void advance(void *data)
 			T.injecting = true;
 			ui_key(s->key, s->fn);
 			T.injecting = false;
+			ui_redraw(); /* the next key finds the views it opened loaded */
 			schedule(scaled(s->ms));
 			return;
 		case STEP_PAUSE:
