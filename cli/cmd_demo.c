@@ -25,15 +25,30 @@ static void usage(FILE *f)
 	      "  --no-tui       only prepare it, and print its path on stdout\n"
 	      "  --theme NAME   the workbench's colour theme (e.g. projector)\n"
 	      "  --play FILE    play an autoplay tour over the workbench: keys with pauses\n"
-	      "                 and captions (patchsets/demo/tour.keys walks through the\n"
-	      "                 four jobs in about three minutes). A key pauses it, another\n"
-	      "                 resumes it; q stops the tour and leaves the workbench to you\n"
-	      "                 where it is (q again quits). The format: doc/klang.1\n"
+	      "                 and captions. --play tour.keys (shipped in patchsets/demo/)\n"
+	      "                 walks through the four jobs in about three minutes. A key\n"
+	      "                 pauses it, another resumes it; q stops the tour and leaves\n"
+	      "                 the workbench to you where it is (q again quits).\n"
+	      "                 Tour files: one step per line, keys by their tmux names\n"
+	      "                 (Enter Down C-n j ...), \"strings\", :caption TEXT,\n"
+	      "                 :pause SECONDS, :delay SECONDS, :wait-builds, # comments\n"
+	      "                 (see klang(1))\n"
 	      "  --speed N      play the tour N times faster (e.g. 0.5, 2, 50; default 1)\n"
 	      "  --help         this text\n\n"
 	      "Running it again reuses the workspace. Files or commits you changed there\n"
 	      "are kept as they are (and listed); to start afresh, remove DIR.\n",
 	      f);
+}
+
+/* A tour by path, else a bare name shipped in patchsets/demo/ ("tour.keys"). */
+static int tour_load_shipped(const char *name, struct kerr *e)
+{
+	char *rel = xasprintf("patchsets/demo/%s", name);
+	char *shipped = file_exists(name) || strchr(name, '/') ? NULL : data_path(rel);
+	int rc = tour_load(shipped ? shipped : name, e);
+	free(shipped);
+	free(rel);
+	return rc;
 }
 
 static const char *const state_names[] = {
@@ -90,7 +105,7 @@ int cmd_demo(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* a broken tour is refused before anything is prepared or drawn */
-	if (play && tour_load(play, &e)) {
+	if (play && tour_load_shipped(play, &e)) {
 		warnx_("%s", e.msg);
 		return EXIT_USAGE;
 	}
