@@ -158,20 +158,21 @@ static void test_bad_tour(void)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{ "# ok\nj Down\nFoo\n", "bad.keys:3: unknown key 'Foo'" },
-		{ ":caption hello\n:frobnicate 3\n", "bad.keys:2: unknown command ':frobnicate'" },
-		{ ":pause soon\n", "bad.keys:1: :pause needs SECONDS (a number >= 0), not 'soon'" },
-		{ ":delay -1\n", "bad.keys:1: :delay needs SECONDS" },
-		{ "\n\"fix\n", "bad.keys:2: a \" is not closed" },
-		{ ":wait-builds x\n", "bad.keys:1: :wait-builds takes SECONDS" },
-		{ "# nothing\n\n", "bad.keys: no steps" },
-		{ "C-n C-x F12 PageDown\n<Down>\n", "bad.keys:2: unknown key '<Down>'" },
+	    {"# ok\nj Down\nFoo\n", "bad.keys:3: unknown key 'Foo'"},
+	    {":caption hello\n:frobnicate 3\n", "bad.keys:2: unknown command ':frobnicate'"},
+	    {":pause soon\n", "bad.keys:1: :pause needs SECONDS (a number >= 0), not 'soon'"},
+	    {":delay -1\n", "bad.keys:1: :delay needs SECONDS"},
+	    {"\n\"fix\n", "bad.keys:2: a \" is not closed"},
+	    {":wait-builds x\n", "bad.keys:1: :wait-builds takes SECONDS"},
+	    {"# nothing\n\n", "bad.keys: no steps"},
+	    {"C-n C-x F12 PageDown\n<Down>\n", "bad.keys:2: unknown key '<Down>'"},
 	};
 	char *dir = test_tmpdir(), *keys = xasprintf("%s/bad.keys", dir);
 	char *ws = xasprintf("%s/ws", dir);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct kerr e;
-		CU_ASSERT_EQUAL(write_file_atomic(keys, cases[i].text, strlen(cases[i].text), &e), 0);
+		CU_ASSERT_EQUAL(write_file_atomic(keys, cases[i].text, strlen(cases[i].text), &e),
+				0);
 		/* no KLANG_SCRIPT and no terminal: it must stop at the tour */
 		char *cmd = xasprintf("cd '%s' && '%s' demo --play bad.keys '%s'", dir,
 				      test_klang_bin(), ws);
@@ -179,19 +180,21 @@ static void test_bad_tour(void)
 		CU_ASSERT_EQUAL(test_run(cmd, NULL, &err), 2);
 		if (!err || !strstr(err, cases[i].want))
 			fprintf(stderr, "\ncase %zu: %s\n", i, err ? err : "(null)");
-		CU_ASSERT(err && strstr(err, cases[i].want) && !strchr(strchr(err, '\n') + 1, '\n'));
+		CU_ASSERT(err && strstr(err, cases[i].want) &&
+			  !strchr(strchr(err, '\n') + 1, '\n'));
 		CU_ASSERT_FALSE(file_exists(ws));
 		free(err);
 		free(cmd);
 	}
-	const char *bad_args[] = { "--speed 0", "--speed fast", "--no-tui" };
+	const char *bad_args[] = {"--speed 0", "--speed fast", "--no-tui"};
 	for (size_t i = 0; i < ARRAY_SIZE(bad_args); i++) {
 		char *tour = tour_path();
 		char *cmd = xasprintf("'%s' demo --play '%s' %s '%s'", test_klang_bin(), tour,
 				      bad_args[i], ws);
 		char *err = NULL;
 		CU_ASSERT_EQUAL(test_run(cmd, NULL, &err), 2);
-		CU_ASSERT(err && strstr(err, i < 2 ? "--speed needs a number > 0" : "--play needs"));
+		CU_ASSERT(err &&
+			  strstr(err, i < 2 ? "--speed needs a number > 0" : "--play needs"));
 		CU_ASSERT_FALSE(file_exists(ws));
 		free(err);
 		free(cmd);
@@ -228,7 +231,7 @@ static void test_demo_screens(void)
 	if (rc)
 		fprintf(stderr, "\nexit %d: %s\n", rc, err);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	const char *names[] = { "tour-stack", "tour-diff", "tour-series-9", "tour-series-19" };
+	const char *names[] = {"tour-stack", "tour-diff", "tour-series-9", "tour-series-19"};
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		check_screen(outdir, names[i]);
 	/* what the dumps must show, whatever they were regenerated as */
@@ -256,6 +259,7 @@ static void test_tour_plays(void)
 	char *script = write_script(outdir, ":resize 120x36\n"
 					    ":wait 300\n"
 					    ":save-display started\n"
+					    ":save-attrs started-attrs\n"
 					    ":wait-tour 240000\n"
 					    ":save-display tour-end\n"
 					    "3\n"
@@ -271,9 +275,13 @@ static void test_tour_plays(void)
 		fprintf(stderr, "\nexit %d: %s\n", rc, err);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	char *started = saved(outdir, "started"), *builds = saved(outdir, "tour-builds");
+	char *attrs = saved(outdir, "started-attrs");
 	CU_ASSERT(started && strstr(started, " klang tour "));
+	/* the caption box is drawn in its own theme element */
+	CU_ASSERT(attrs && strstr(attrs, " caption@"));
+	free(attrs);
 	CU_ASSERT(builds && strstr(builds, "LD      vmlinux"));
-	const char *names[] = { "tour-end", "tour-builds", "tour-warnings", "tour-source" };
+	const char *names[] = {"tour-end", "tour-builds", "tour-warnings", "tour-source"};
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		check_screen(outdir, names[i]);
 	free(started);
@@ -310,7 +318,8 @@ static void test_pause_resume_quit(void)
 	char *paused = saved(outdir, "paused"), *resumed = saved(outdir, "resumed");
 	char *stopped = saved(outdir, "stopped"), *after = saved(outdir, "after");
 	/* 0.8 s a caption at 10x: paused for 1.5 s, still the first */
-	CU_ASSERT(paused && strstr(paused, " klang tour 1/") && strstr(paused, "paused: any key resumes"));
+	CU_ASSERT(paused && strstr(paused, " klang tour 1/") &&
+		  strstr(paused, "paused: any key resumes"));
 	CU_ASSERT(resumed && !strstr(resumed, " klang tour 1/") && !strstr(resumed, "paused:"));
 	CU_ASSERT(stopped && !strstr(stopped, " klang tour ") && strstr(stopped, "tour stopped"));
 	/* g went to the workbench: the first patch, and no caption came back */

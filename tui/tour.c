@@ -27,7 +27,7 @@ struct step {
 	enum step_kind kind;
 	int key;
 	bool fn;    /* key is a curses KEY_ code */
-	int ms;     /* the wait after a key, a pause, the most a build wait lasts */
+	int ms;	    /* the wait after a key, a pause, the most a build wait lasts */
 	char *text; /* a caption (NULL: none) */
 	int caption_no;
 };
@@ -36,28 +36,42 @@ static struct {
 	struct step *steps;
 	size_t n, cap, ncaptions;
 	double speed;
-	size_t next;	      /* the step to run next */
-	int timer;	      /* the pending timer, 0 if none */
-	long long due;	      /* when it fires (monotonic ms) */
-	int left;	      /* ms still to wait when paused */
+	size_t next;		  /* the step to run next */
+	int timer;		  /* the pending timer, 0 if none */
+	long long due;		  /* when it fires (monotonic ms) */
+	int left;		  /* ms still to wait when paused */
 	long long build_deadline; /* of the :wait-builds in progress, 0 if none */
 	bool loaded, playing, paused, injecting;
 	const struct step *caption;
 	WINDOW *win;
-} T = { .speed = 1 };
+} T = {.speed = 1};
 
 static const struct {
 	const char *name;
 	int key;
 	bool fn;
 } key_names[] = {
-	{ "Enter", '\r', false },	 { "Escape", 27, false },	{ "Esc", 27, false },
-	{ "Tab", '\t', false },		 { "BTab", KEY_BTAB, true },	{ "Space", ' ', false },
-	{ "BSpace", KEY_BACKSPACE, true }, { "Up", KEY_UP, true },	{ "Down", KEY_DOWN, true },
-	{ "Left", KEY_LEFT, true },	 { "Right", KEY_RIGHT, true },	{ "PageUp", KEY_PPAGE, true },
-	{ "PgUp", KEY_PPAGE, true },	 { "PPage", KEY_PPAGE, true },	{ "PageDown", KEY_NPAGE, true },
-	{ "PgDn", KEY_NPAGE, true },	 { "NPage", KEY_NPAGE, true },	{ "Home", KEY_HOME, true },
-	{ "End", KEY_END, true },	 { "IC", KEY_IC, true },	{ "DC", KEY_DC, true },
+    {"Enter", '\r', false},
+    {"Escape", 27, false},
+    {"Esc", 27, false},
+    {"Tab", '\t', false},
+    {"BTab", KEY_BTAB, true},
+    {"Space", ' ', false},
+    {"BSpace", KEY_BACKSPACE, true},
+    {"Up", KEY_UP, true},
+    {"Down", KEY_DOWN, true},
+    {"Left", KEY_LEFT, true},
+    {"Right", KEY_RIGHT, true},
+    {"PageUp", KEY_PPAGE, true},
+    {"PgUp", KEY_PPAGE, true},
+    {"PPage", KEY_PPAGE, true},
+    {"PageDown", KEY_NPAGE, true},
+    {"PgDn", KEY_NPAGE, true},
+    {"NPage", KEY_NPAGE, true},
+    {"Home", KEY_HOME, true},
+    {"End", KEY_END, true},
+    {"IC", KEY_IC, true},
+    {"DC", KEY_DC, true},
 };
 
 static long long now_ms(void)
@@ -71,7 +85,7 @@ static struct step *add_step(enum step_kind kind)
 {
 	ALLOC_GROW(T.steps, T.n + 1, T.cap);
 	struct step *s = &T.steps[T.n++];
-	*s = (struct step){ .kind = kind };
+	*s = (struct step){.kind = kind};
 	return s;
 }
 
@@ -165,7 +179,8 @@ static int parse_command(char *line, const char *where, int *delay, struct kerr 
 	if (!strcmp(line, ":wait-builds")) {
 		int ms = *arg ? parse_seconds(arg) : DEFAULT_BUILD_WAIT_MS;
 		if (ms < 0)
-			return kerr_set(e, "%s: :wait-builds takes SECONDS (a number >= 0), not '%s'",
+			return kerr_set(e,
+					"%s: :wait-builds takes SECONDS (a number >= 0), not '%s'",
 					where, arg);
 		add_step(STEP_WAIT_BUILDS)->ms = ms;
 		return 0;
@@ -303,7 +318,7 @@ static void advance(void *data)
 			continue;
 		}
 	}
-	if (T.playing)
+	if (T.playing && T.next >= T.n)
 		stop("tour: played to its end; the workbench is yours (q quits)");
 }
 
