@@ -374,7 +374,7 @@ static void draw_caption(void)
 	T.win = NULL;
 	if (!T.playing || (!T.caption && !T.paused))
 		return;
-	int width = COLS >= 24 ? COLS - 4 : COLS, inner = width - 4;
+	int width = COLS, inner = width - 4;
 	const char *row[CAPTION_ROWS];
 	int len[CAPTION_ROWS];
 	const char *text = T.caption ? T.caption->text : "(paused)";
@@ -383,7 +383,7 @@ static void draw_caption(void)
 	int height = n + 2, y = LINES - 2 - height;
 	if (y < 0 || inner <= 0)
 		return;
-	T.win = newwin(height, width, y, (COLS - width) / 2);
+	T.win = newwin(height, width, y, 0);
 	if (!T.win)
 		return;
 	attr_t a = display_attr(ELEM_CAPTION);
