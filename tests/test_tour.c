@@ -185,7 +185,7 @@ static void test_bad_tour(void)
 	    {"\n\"fix\n", "bad.keys:2: a \" is not closed"},
 	    {":wait-builds x\n", "bad.keys:1: :wait-builds takes SECONDS"},
 	    {"# nothing\n\n", "bad.keys: no steps"},
-	    {"C-n C-x F12 PageDown\n<Down>\n", "bad.keys:2: unknown key '<Down>'"},
+	    {"C-n C-x F12 PageDown <Down> <C-f>\n<Nope>\n", "bad.keys:2: unknown key '<Nope>'"},
 	};
 	char *dir = test_tmpdir(), *keys = xasprintf("%s/bad.keys", dir);
 	char *ws = xasprintf("%s/ws", dir);

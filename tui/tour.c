@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "tui/display.h"
+#include "tui/keys.h"
 #include "tui/loop.h"
 #include "tui/prompt.h"
 #include "tui/view.h"
@@ -97,10 +98,15 @@ static void add_key(int key, bool fn, int delay)
 	s->ms = delay;
 }
 
-/* A tmux key name, C-x, F1..F12 or a single character; false if none. */
+/* A tmux key name, C-x, F1..F12, a single character, or a key as the key
+ * map writes it (<Down>, <C-f>); false if none. */
 static bool parse_key_name(const char *tok, int *key, bool *fn)
 {
 	size_t len = strlen(tok);
+	if (len > 2 && tok[0] == '<' && tok[len - 1] == '>' && key_parse(tok, key) == (int)len) {
+		*fn = *key >= KEY_MIN;
+		return true;
+	}
 	if (len == 1 && isgraph((unsigned char)tok[0])) {
 		*key = (unsigned char)tok[0];
 		*fn = false;

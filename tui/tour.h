@@ -5,8 +5,9 @@
  *   # a comment
  *   Down                  a key: tmux names (Enter Escape Tab BTab Space
  *   j j Enter             BSpace Up Down Left Right PageUp PageDown Home End
- *   "fix"                 IC DC F1..F12 C-x), a single character, or a
- *                         "string" typed key by key; several on a line
+ *   "fix"                 IC DC F1..F12 C-x), a single character, a key as
+ *                         key files write it (<Down> <C-f>), or a "string"
+ *                         typed key by key; several on a line
  *   :caption TEXT         a caption over the views until the next one
  *                         (":caption" alone takes it away)
  *   :pause SECONDS        wait (the default after every key: 0.8)
