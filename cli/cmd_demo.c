@@ -33,7 +33,8 @@ static void usage(FILE *f)
 	      "                 (Enter Down C-n j ...), \"strings\", :caption TEXT,\n"
 	      "                 :pause SECONDS, :delay SECONDS, :wait-builds, # comments\n"
 	      "                 (see klang(1))\n"
-	      "  --speed N      play the tour N times faster (e.g. 0.5, 2, 50; default 1)\n"
+	      "  --speed N      play the tour N times faster (0.01 to 10000, e.g. 0.5 or 50;\n"
+	      "                 default 1)\n"
 	      "  --help         this text\n\n"
 	      "Running it again reuses the workspace. Files or commits you changed there\n"
 	      "are kept as they are (and listed); to start afresh, remove DIR.\n",
@@ -83,8 +84,9 @@ int cmd_demo(int argc, char **argv)
 		case 's': {
 			char *end;
 			speed = strtod(optarg, &end);
-			if (end == optarg || *end || !(speed > 0) || speed > 1e6) {
-				warnx_("demo: --speed needs a number > 0, not '%s'", optarg);
+			if (end == optarg || *end || !(speed >= 0.01 && speed <= 10000)) {
+				warnx_("demo: --speed needs a number from 0.01 to 10000, not '%s'",
+				       optarg);
 				return EXIT_USAGE;
 			}
 			break;

@@ -214,7 +214,7 @@ static void test_bad_tour(void)
 		char *err = NULL;
 		CU_ASSERT_EQUAL(test_run(cmd, NULL, &err), 2);
 		CU_ASSERT(err &&
-			  strstr(err, i < 2 ? "--speed needs a number > 0" : "--play needs"));
+			  strstr(err, i < 2 ? "--speed needs a number from 0.01 to 10000" : "--play needs"));
 		CU_ASSERT_FALSE(file_exists(ws));
 		free(err);
 		free(cmd);

@@ -194,6 +194,17 @@ static int parse_command(char *line, const char *where, int *delay, struct kerr 
 	return kerr_set(e, "%s: unknown command '%s'", where, line);
 }
 
+/* The message names the token; bytes that are not printable show as '?'. */
+static int unknown_key(const char *tok, const char *where, struct kerr *e)
+{
+	char shown[41];
+	size_t n = 0;
+	for (; tok[n] && n < sizeof(shown) - 1; n++)
+		shown[n] = isprint((unsigned char)tok[n]) ? tok[n] : '?';
+	shown[n] = '\0';
+	return kerr_set(e, "%s: unknown key '%s%s'", where, shown, tok[n] ? "..." : "");
+}
+
 static int parse_line(char *line, const char *where, int *delay, struct kerr *e)
 {
 	if (*line == ':')
@@ -212,7 +223,7 @@ static int parse_line(char *line, const char *where, int *delay, struct kerr *e)
 		int key;
 		bool fn;
 		if (!parse_key_name(s, &key, &fn))
-			return kerr_set(e, "%s: unknown key '%s'", where, s);
+			return unknown_key(s, where, e);
 		add_key(key, fn, *delay);
 		*end = saved;
 		s = end;
@@ -275,7 +286,8 @@ static void schedule(int ms)
 
 static int scaled(int ms)
 {
-	return (int)(ms / T.speed + 0.5);
+	double v = ms / T.speed + 0.5;
+	return v < 86400000 ? (int)v : 86400000;
 }
 
 static void stop(const char *why)
