@@ -11,11 +11,13 @@
 #include "core/apply.h"
 #include "core/export.h"
 #include "core/series.h"
+#include "core/stackfiles.h"
 #include "core/util.h"
 
 static void usage(FILE *f)
 {
 	fputs("usage: klang series [--patchset FILE|NAME | --repo DIR --base REV --head REV]\n"
+	      "                    [--mbox FILE | --quilt DIR [--base REV]]\n"
 	      "                    (--clang VERSION | --cc PATH) [--format text|tsv|json]\n"
 	      "                    [--override REF=keep|drop|clear|until:V]...\n"
 	      "                    [--apply BRANCH [--force]] [--export DIR --as mbox|quilt]\n\n"
@@ -28,6 +30,11 @@ static void usage(FILE *f)
 	      "  --repo DIR      the repository (default: the current directory)\n"
 	      "  --base REV      where the stack starts (default: nearest v* tag)\n"
 	      "  --head REV      where it ends (default: HEAD)\n"
+	      "  --mbox FILE     the stack is an mbox or patch file, --quilt DIR a quilt\n"
+	      "                  series (DIR, DIR/patches or the series file); with --base\n"
+	      "                  the patches are applied in memory on REV (in --repo), and\n"
+	      "                  one that does not apply is listed on stderr (exit 1);\n"
+	      "                  without it, --export writes the patches as read\n"
 	      "  --clang V       the target Clang: 5, 5.0, 14.0.6\n"
 	      "  --cc PATH       detect the target from this compiler (default: $CC, clang)\n"
 	      "  --format F      text (default), tsv or json\n"
@@ -48,13 +55,16 @@ static void usage(FILE *f)
 	      "mentions. HACK patches are kept unless bounded. A dropped patch that a kept\n"
 	      "patch needs (same lines) gets a warning.\n\n"
 	      "TSV columns: index, commit, tags, decision, reason, subject (without tags).\n"
-	      "Exit status: 0; 1 when a patch does not apply (--apply, --export); 2 on bad\n"
+	      "Exit status: 0; 1 when a patch does not apply (--apply, --export, --base) or\n"
+	      "a patch file is malformed; 2 on bad\n"
 	      "input (missing ref, broken patchset, existing branch or file).\n",
 	      f);
 }
 
 struct args {
 	const char *patchset, *repo, *base, *head, *clang, *cc, *apply, *export_dir, *as;
+	const char *files; /* --mbox FILE or --quilt DIR */
+	enum stack_files_kind kind;
 	enum series_format fmt;
 	bool force;
 	const char **overrides;
@@ -76,6 +86,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "force", no_argument, NULL, 'F' },
 		{ "export", required_argument, NULL, 'e' },
 		{ "as", required_argument, NULL, 's' },
+		{ "mbox", required_argument, NULL, 'm' },
+		{ "quilt", required_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,6 +106,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'F': a->force = true; break;
 		case 'e': a->export_dir = optarg; break;
 		case 's': a->as = optarg; break;
+		case 'm': a->files = optarg; a->kind = STACK_FILES_MBOX; break;
+		case 'q': a->files = optarg; a->kind = STACK_FILES_QUILT; break;
 		case 'o':
 			a->overrides = xrealloc(a->overrides, (a->noverrides + 1) * sizeof(char *));
 			a->overrides[a->noverrides++] = optarg;
@@ -119,6 +133,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return warnx_("series: --export DIR and --as mbox|quilt go together"), -1;
 	if (a->as && export_format_parse(a->as) < 0)
 		return warnx_("series: --as must be mbox or quilt, not '%s'", a->as), -1;
+	if (a->files && a->head)
+		return warnx_("series: --head does not go with --mbox or --quilt"), -1;
 	if (a->force && !a->apply)
 		return warnx_("series: --force only goes with --apply"), -1;
 	return 0;
@@ -228,6 +244,25 @@ static int do_export(struct series *s, const struct args *a)
 	return rc;
 }
 
+/* A stack read from files; malformed patches are listed, never dropped. */
+static int open_files(const struct args *a, const struct patchset *ps, struct stack *st,
+		      bool *malformed)
+{
+	struct patch_files bad;
+	struct kerr e;
+	if (stack_open_files_tags(st, a->files, a->kind, a->base,
+				  a->repo ? a->repo : ps ? ps->repo : NULL,
+				  ps ? (const char *const *)ps->tags : NULL, ps ? ps->ntags : 0,
+				  &bad, &e) < 0) {
+		warnx_("series: %s", e.msg);
+		return -1;
+	}
+	patch_files_print_malformed(&bad, stderr);
+	*malformed = bad.nmalformed > 0;
+	patch_files_free(&bad);
+	return 0;
+}
+
 /* Open the stack the patchset and the options name; hint at the fetch. */
 static int open_stack(const struct args *a, const struct patchset *ps, struct stack *st)
 {
@@ -260,7 +295,7 @@ int cmd_series(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 	if (rc)
 		return free(a.overrides), rc > 0 ? EXIT_OK : EXIT_USAGE;
-	bool have_ps = false;
+	bool have_ps = false, malformed = false;
 	rc = EXIT_USAGE;
 	if (a.patchset) {
 		char *path = patchset_find(a.patchset);
@@ -276,7 +311,8 @@ int cmd_series(int argc, char **argv)
 	}
 	if (target_clang(&a, &clang, &from) < 0)
 		goto out_ps;
-	if (open_stack(&a, have_ps ? &ps : NULL, &st) < 0)
+	if (a.files ? open_files(&a, have_ps ? &ps : NULL, &st, &malformed) < 0
+		    : open_stack(&a, have_ps ? &ps : NULL, &st) < 0)
 		goto out_ps;
 	int opened = series_open(&s, &st, have_ps ? &ps : NULL, &e);
 	if (opened) /* an error, or a corrupt overrides file moved aside */
@@ -302,6 +338,8 @@ int cmd_series(int argc, char **argv)
 			rc = rc == EXIT_OK ? EXIT_FOUND : rc;
 		}
 	}
+	if (rc == EXIT_OK && malformed)
+		rc = EXIT_FOUND;
 	series_free(&s);
 out_stack:
 	stack_free(&st);

@@ -78,9 +78,12 @@ static void print_counts(FILE *f, const struct series *s)
 static void print_text(FILE *f, const struct series *s, const char *from)
 {
 	char b[32];
-	fprintf(f, "clang %s (%s); %s..%s in %s: %zu patches, %zu kept, %zu dropped\n",
-		clangver_str(&s->clang, b, sizeof(b)), from, s->st->base_ref, s->st->head_ref,
-		s->st->repo_path, s->nitems, s->kept, s->dropped);
+	fprintf(f, "clang %s (%s); ", clangver_str(&s->clang, b, sizeof(b)), from);
+	if (s->st->repo_path) /* not for a stack read from files without a base */
+		fprintf(f, "%s..%s in %s", s->st->base_ref, s->st->head_ref, s->st->repo_path);
+	else
+		fprintf(f, "%s (patch files, no base)", s->st->head_ref);
+	fprintf(f, ": %zu patches, %zu kept, %zu dropped\n", s->nitems, s->kept, s->dropped);
 	if (s->ps)
 		fprintf(f, "patchset %s (%s, %zu rules)\n", s->ps->name, s->ps->path, s->ps->nrules);
 	fputc('\n', f);

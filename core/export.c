@@ -12,6 +12,7 @@
 
 #include "core/gitwrite.h"
 #include "core/lockfile.h"
+#include "core/mbox.h"
 
 int export_format_parse(const char *s)
 {
@@ -74,14 +75,40 @@ static int email(git_repository *repo, const char *id, size_t n, size_t total, g
 	return rc;
 }
 
+/* Mail k (0-based) of the n to write: from the commit built in memory, or
+ * for a stack read from files without a base, from the patch as read. */
+static int mail_text(struct series *s, git_repository *repo, const struct apply_result *res,
+		     size_t item, size_t k, size_t n, struct strbuf *out, struct kerr *e)
+{
+	if (!repo) {
+		const struct patch *p = s->items[item].patch;
+		mbox_format_patch(p, p->diff, k + 1, n, out);
+		return 0;
+	}
+	git_buf mail = GIT_BUF_INIT;
+	int rc = email(repo, res->commits[k], k + 1, n, &mail, e);
+	if (rc == 0) {
+		/* format-patch's signature, naming klang rather than libgit2 */
+		char *sig = NULL;
+		for (char *f = strstr(mail.ptr, "\n--\nlibgit2 "); f;
+		     f = strstr(f + 1, "\n--\nlibgit2 "))
+			sig = f; /* the last one: a diff line may look alike */
+		sb_add(out, mail.ptr, sig ? (size_t)(sig - mail.ptr) + 1 : mail.size);
+		sb_adds(out, "-- \nklang " KLANG_VERSION "\n\n");
+	}
+	git_buf_dispose(&mail);
+	return rc;
+}
+
 /* Every name first, checked against the directory, then every file. */
 static int write_all(struct series *s, git_repository *repo, const struct apply_result *res,
-		     const char *dir, enum export_format fmt, char ***files, size_t *nfiles,
-		     struct kerr *e)
+		     size_t n, const char *dir, enum export_format fmt, char ***files,
+		     size_t *nfiles, struct kerr *e)
 {
-	size_t n = res->applied, total = n + (fmt == EXPORT_QUILT);
+	size_t total = n + (fmt == EXPORT_QUILT);
 	char **names = xcalloc(total + 1, sizeof(*names));
 	char **paths = xcalloc(total + 1, sizeof(*paths));
+	size_t *items = xcalloc(n + 1, sizeof(*items));
 	struct strbuf series_file = STRBUF_INIT;
 	size_t written = 0;
 	int rc = 0;
@@ -93,6 +120,7 @@ static int write_all(struct series *s, git_repository *repo, const struct apply_
 			empty |= res->empty[j] == i + 1;
 		if (empty)
 			continue;
+		items[k] = i;
 		names[k] = export_file_name(k + 1, s->items[i].patch->subject);
 		sb_addf(&series_file, "%s\n", names[k]);
 		k++;
@@ -110,26 +138,17 @@ static int write_all(struct series *s, git_repository *repo, const struct apply_
 	if (rc == 0)
 		rc = mkdir_p(dir, e);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		git_buf mail = GIT_BUF_INIT;
-		rc = email(repo, res->commits[i], i + 1, n, &mail, e);
-		if (rc == 0) {
-			/* format-patch's signature, naming klang rather than libgit2 */
-			struct strbuf sb = STRBUF_INIT;
-			char *sig = NULL;
-			for (char *f = strstr(mail.ptr, "\n--\nlibgit2 "); f;
-			     f = strstr(f + 1, "\n--\nlibgit2 "))
-				sig = f; /* the last one: a diff line may look alike */
-			sb_add(&sb, mail.ptr, sig ? (size_t)(sig - mail.ptr) + 1 : mail.size);
-			sb_adds(&sb, "-- \nklang " KLANG_VERSION "\n\n");
+		struct strbuf sb = STRBUF_INIT;
+		rc = mail_text(s, repo, res, items[i], i, n, &sb, e);
+		if (rc == 0)
 			rc = write_file_new(paths[i], sb.buf, sb.len, e);
-			written += rc == 0;
-			sb_free(&sb);
-		}
-		git_buf_dispose(&mail);
+		written += rc == 0;
+		sb_free(&sb);
 	}
 	if (rc == 0 && fmt == EXPORT_QUILT)
 		rc = write_file_new(paths[n], sb_str(&series_file), series_file.len, e);
 	sb_free(&series_file);
+	free(items);
 	for (size_t i = 0; i < total; i++)
 		free(names[i]);
 	free(names);
@@ -149,21 +168,36 @@ static int write_all(struct series *s, git_repository *repo, const struct apply_
 	return rc;
 }
 
+static int export_unapplied(struct series *s, const char *dir, enum export_format fmt,
+			    struct apply_result *res, char ***files, size_t *nfiles,
+			    struct kerr *e)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nitems; i++) {
+		if (!s->items[i].keep)
+			continue;
+		if (!s->items[i].patch->diff)
+			return kerr_set(e, "patch %zu has no diff to export", i + 1);
+		n++;
+	}
+	return write_all(s, NULL, res, n, dir, fmt, files, nfiles, e);
+}
+
 int export_series(struct series *s, const char *dir, enum export_format fmt,
 		  struct apply_result *res, char ***files, size_t *nfiles, struct kerr *e)
 {
 	*files = NULL;
 	*nfiles = 0;
 	memset(res, 0, sizeof(*res));
-	if (!s->st->repo)
-		return kerr_set(e, "this stack was not read from a git repository; nothing to export");
+	if (!s->st->repo) /* read from files without a base: the patches as read */
+		return export_unapplied(s, dir, fmt, res, files, nfiles, e);
 	git_repository *scratch;
 	void *mp;
 	if (apply_open_scratch(s, &scratch, &mp, e) < 0)
 		return -1;
 	int rc = apply_build(s, scratch, res, e);
 	if (rc == 0)
-		rc = write_all(s, scratch, res, dir, fmt, files, nfiles, e);
+		rc = write_all(s, scratch, res, res->applied, dir, fmt, files, nfiles, e);
 	git_repository_free(scratch);
 	return rc;
 }

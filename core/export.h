@@ -2,7 +2,9 @@
  * form (author, date, full message, diffstat, diff): `git am DIR/0*.patch`
  * applies them on the base; with a quilt `series` file, `quilt push -a`
  * does too. The patches are the kept ones as they apply on base + the kept
- * patches before them (cherry-picked in memory, never written to the repo). */
+ * patches before them (cherry-picked in memory, never written to the repo);
+ * for a stack read from mbox/quilt files without a base, the kept patches as
+ * read (mbox_format_patch). */
 #ifndef KLANG_CORE_EXPORT_H
 #define KLANG_CORE_EXPORT_H
 

@@ -56,8 +56,9 @@ void mbox_format_patch(const struct patch *p, const char *diff, size_t n, size_t
 		add_header_text(out, p->author);
 		sb_addf(out, " <%s>\n", p->author_email ? p->author_email : "");
 	} else {
+		/* git am needs a name: "unknown", as a patch applied with a base */
 		sb_addf(out, "%s\n",
-			p->author_email && *p->author_email ? p->author_email : "unknown");
+			p->author_email && *p->author_email ? p->author_email : "unknown <unknown>");
 	}
 	if (p->time) {
 		sb_adds(out, "Date: ");

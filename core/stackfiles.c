@@ -244,8 +244,15 @@ static char *stack_name(const char *path, enum stack_files_kind kind)
 int stack_open_files(struct stack *st, const char *path, enum stack_files_kind kind,
 		     const char *base, const char *repo, struct patch_files *report, struct kerr *e)
 {
+	return stack_open_files_tags(st, path, kind, base, repo, NULL, 0, report, e);
+}
+
+int stack_open_files_tags(struct stack *st, const char *path, enum stack_files_kind kind,
+			  const char *base, const char *repo, const char *const *extra_tags,
+			  size_t nextra_tags, struct patch_files *report, struct kerr *e)
+{
 	struct patch_files pf = {0};
-	struct patch_read_opts o = {false, 1, NULL, 0};
+	struct patch_read_opts o = {false, 1, extra_tags, nextra_tags};
 	git_oid base_oid;
 
 	memset(st, 0, sizeof(*st));
@@ -272,6 +279,8 @@ int stack_open_files(struct stack *st, const char *path, enum stack_files_kind k
 	pf.npatches = pf.cap = 0;
 	st->base_ref = base ? xstrdup(base) : NULL;
 	st->head_ref = stack_name(path, kind);
+	st->extra_tag_names = extra_tags;
+	st->nextra_tag_names = nextra_tags;
 	if (report)
 		*report = pf;
 	return 0;

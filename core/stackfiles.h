@@ -39,5 +39,10 @@ enum stack_files_kind { STACK_FILES_MBOX, STACK_FILES_QUILT };
 int stack_open_files(struct stack *st, const char *path, enum stack_files_kind kind,
 		     const char *base, const char *repo, struct patch_files *report,
 		     struct kerr *e);
+/* The same with a patchset's extra tag words, read from the subjects as a
+ * branch's are (st->extra_tag_names borrows `extra_tags`: keep it alive). */
+int stack_open_files_tags(struct stack *st, const char *path, enum stack_files_kind kind,
+			  const char *base, const char *repo, const char *const *extra_tags,
+			  size_t nextra_tags, struct patch_files *report, struct kerr *e);
 
 #endif

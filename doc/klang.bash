@@ -16,7 +16,7 @@ hexagon sparc m68k arc csky microblaze nios2 openrisc parisc sh xtensa alpha"
 
 _klang_static_opts() {
 	case $1 in
-	'') echo "--repo --patchset --theme --base --head --mbox --quilt --dump-config --help --version" ;;
+	'') echo "--repo --patchset --theme --base --head --mbox --quilt --dump-config --dump-keys --help --version" ;;
 	stack) echo "--repo --base --head --mbox --quilt --tag --format --help" ;;
 	series) echo "--patchset --repo --base --head --mbox --quilt --clang --cc --format --override --apply --force --export --as --help" ;;
 	clang-version) echo "--cc --all --format --help" ;;

@@ -265,6 +265,19 @@ static void test_x86_reference(void)
 	pair_close(&pr);
 }
 
+/* An arch and a pair of logs the matching rule was not written against:
+ * riscv tinyconfig W=1, gcc 12 (riscv64-linux-gnu) and clang 14 (LLVM=1). */
+static void test_riscv_reference(void)
+{
+	struct pair pr;
+	pair_open(&pr, dt_ours("tinyconfig-W1-gcc-riscv.log"),
+		  dt_ours("tinyconfig-W1-clang-riscv.log"), 1, 6, 146);
+	/* by hand: clang has no -Wmissing-prototypes for the builtin abort() */
+	const struct diag *d = row(&pr.dd, "kernel/exit.c", 1930, NULL);
+	CU_ASSERT_TRUE(d && d->side == DIAG_SIDE_GCC_ONLY);
+	pair_close(&pr);
+}
+
 static void test_arm64_reference(void)
 {
 	struct pair pr;
@@ -435,6 +448,8 @@ void suite_diagdiff(void)
 	CU_pSuite s = CU_add_suite("diagdiff", NULL, NULL);
 	CU_add_test(s, "x86 gcc/clang against the reference", test_x86_reference);
 	CU_add_test(s, "arm64 gcc/clang against the reference", test_arm64_reference);
+	CU_add_test(s, "riscv gcc/clang (an unseen arch) against the reference",
+		    test_riscv_reference);
 	CU_add_test(s, "families file", test_families_file);
 	CU_add_test(s, "baseline: new, fixed, outstanding", test_baseline);
 }

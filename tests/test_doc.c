@@ -70,6 +70,34 @@ static void test_key_table_regenerated(void)
 	free(dir);
 }
 
+/* The man page's KEYS section is what `make man-keys` makes of the action
+ * list today: a new action or default key without it fails here. */
+static void test_key_table_current(void)
+{
+	char *dir = test_tmpdir(), *out, *err;
+	char *cmd = xasprintf("cp '%s/doc/klang.1' '%s/k.1' && '%s' --dump-keys | "
+			      "'%s/doc/keys2man.sh' - '%s/k.1' && diff -u '%s/doc/klang.1' '%s/k.1'",
+			      test_src_dir(), dir, test_klang_bin(), test_src_dir(), dir,
+			      test_src_dir(), dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
+	if (*out)
+		fprintf(stderr, "doc/klang.1's KEYS differ from klang --dump-keys (run make "
+				"man-keys):\n%s", out);
+	free(out);
+	free(err);
+	free(cmd);
+	/* one line per action, four fields, in the help view's order */
+	cmd = xasprintf("'%s' --dump-keys", test_klang_bin());
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
+	CU_ASSERT_TRUE(str_startswith(out, "Everywhere\tq c(clang) t(tags)\tquit\t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nStack view\t<Space>\tseries-toggle\t"));
+	free(out);
+	free(err);
+	free(cmd);
+	test_rmdir(dir);
+	free(dir);
+}
+
 /* What the completion offers for a command line (the word under the cursor
  * is the last one; a trailing space starts an empty word). */
 static char *complete(const char *env, const char *line)
@@ -82,6 +110,13 @@ static char *complete(const char *env, const char *line)
 	    env, test_src_dir(), line);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
 	free(cmd);
+	return out;
+}
+
+static char *run_ok(const char *cmd)
+{
+	char *out;
+	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
 	return out;
 }
 
@@ -105,6 +140,7 @@ static void test_bash_completion(void)
 	expect("", "klang build --wrapper ", "ccache distcc icecc\n");
 	expect("", "klang stack --tag BACKPORT,FROM", "BACKPORT,FROMGIT BACKPORT,FROMLIST\n");
 	expect("", "klang --repo stack s", "stack series\n"); /* a value is not the command */
+	expect("", "klang --dump", "--dump-config --dump-keys\n");
 
 	/* options as the binary's --help lists them */
 	char *line = xasprintf("%s stack --", test_klang_bin());
@@ -146,6 +182,20 @@ static void test_bash_completion(void)
 	free(line);
 	free(repo);
 	free(env);
+	/* toolchains: the generic ones and the versioned compilers on PATH */
+	char *bin = xasprintf("%s/bin", dir);
+	CU_ASSERT_EQUAL(mkdir_p(bin, &e), 0);
+	char *mk = xasprintf("cd '%s' && touch clang-17 gcc-12 && chmod +x clang-17 gcc-12", bin);
+	free(run_ok(mk));
+	env = xasprintf("PATH='%s':\"$PATH\"", bin);
+	char *got2 = complete(env, "klang build --toolchain ");
+	CU_ASSERT_TRUE(str_startswith(got2, "llvm clang gcc "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(got2, " llvm-17 clang-17 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(got2, " gcc-12"));
+	free(got2);
+	free(env);
+	free(mk);
+	free(bin);
 	free(themes);
 	test_rmdir(dir);
 	free(dir);
@@ -156,5 +206,6 @@ void suite_doc(void)
 	CU_pSuite s = CU_add_suite("doc", NULL, NULL);
 	CU_add_test(s, "man ./doc/klang.1 renders every command", test_man_renders);
 	CU_add_test(s, "key table regenerated from an action list", test_key_table_regenerated);
+	CU_add_test(s, "the man page's key table is klang --dump-keys", test_key_table_current);
 	CU_add_test(s, "bash completion", test_bash_completion);
 }

@@ -70,6 +70,8 @@ static const char default_keys[] = "bind generic q quit\n"
 				   "bind warnings e warnings-edit\n"
 				   "bind generic b build-start\n"
 				   "bind generic <C-l> redraw\n"
+				   "bind generic y copy\n"
+				   "bind generic Y copy-link\n"
 				   "bind stack t filter-pick\n"
 				   "bind stack T filter-clear\n"
 				   "bind stack U filter-UPSTREAM\n"
@@ -290,4 +292,19 @@ void keys_describe(int action, struct strbuf *out)
 		if (bindings[i].scope != ai->scope)
 			sb_addf(out, "(%s)", scope_names[bindings[i].scope]);
 	}
+}
+
+void keys_dump(FILE *f)
+{
+	for (int s = 0; s < SCOPE_COUNT; s++)
+		for (int a = ACT_NONE + 1; a < ACT_END; a++) {
+			const struct action_info *ai = action_info(a);
+			if ((int)ai->scope != s)
+				continue;
+			struct strbuf sb = STRBUF_INIT;
+			keys_describe(a, &sb);
+			fprintf(f, "%s\t%s\t%s\t%s\n", scope_titles[s], sb_str(&sb), ai->name,
+				ai->help);
+			sb_free(&sb);
+		}
 }

@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "core/tags.h"
 #include "core/util.h"
@@ -61,6 +62,8 @@ enum key_scope {
 	X(VIEW_WARNINGS, "view-warnings", GENERIC, "Show the warnings view")             \
 	X(BUILD_START, "build-start", GENERIC, "Start the builds")                       \
 	X(REDRAW, "redraw", GENERIC, "Redraw the screen")                                \
+	X(COPY, "copy", GENERIC, "Copy the patch id to the clipboard") \
+	X(COPY_LINK, "copy-link", GENERIC, "Copy the patch's next Link: URL") \
 	X(FILTER_PICK, "filter-pick", STACK, "Pick tags to show (several at once)") \
 	X(FILTER_CLEAR, "filter-clear", STACK, "Show every patch again")                 \
 	TAG_LIST(ACTION_FILTER_TAG)                                                      \
@@ -126,5 +129,10 @@ int keys_lookup(enum key_scope scope, int key);
 /* The keys bound to an action, as "j <Down> <Space>(patch)": a scope in
  * parentheses when it is not the action's own. */
 void keys_describe(int action, struct strbuf *out);
+/* The key table in the help view's order, one action a line: scope title,
+ * keys (as keys_describe), action name, help, tab-separated; what
+ * `klang --dump-keys` prints and doc/keys2man.sh turns into the man page's
+ * KEYS section. */
+void keys_dump(FILE *f);
 
 #endif

@@ -15,6 +15,7 @@
 #include "core/stackfiles.h"
 #include "tui/config.h"
 #include "core/util.h"
+#include "tui/links.h"
 #include "tui/loop.h"
 #include "tui/prompt.h"
 #include "tui/script.h"
@@ -44,6 +45,8 @@ static void usage(FILE *f)
 	      "                   Clang one (default: the newest in <repo>/.klang/out/)\n\n"
 	      "Keys can be rebound in ~/.config/klang/keys with lines 'bind SCOPE KEY ACTION'\n"
 	      "(scopes: generic, stack, patch, tags, clang, help, builds, warnings).\n"
+	      "klang --dump-keys prints the default key table (scope, keys, action, help;\n"
+	      "tab-separated), from which the man page's KEYS section is made.\n"
 	      "Environment: NO_COLOR, KLANG_SCRIPT=FILE runs a key script without a terminal.\n\n"
 	      "Keys (? inside shows them too):\n",
 	      f);
@@ -74,6 +77,11 @@ static int parse_args(int argc, char **argv, struct tui_opts *o)
 							      : NULL;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
+			return 1;
+		}
+		if (!strcmp(a, "--dump-keys")) { /* the defaults: doc/klang.1's KEYS */
+			keys_init();
+			keys_dump(stdout);
 			return 1;
 		}
 		if (!dst) {
@@ -116,28 +124,20 @@ static void setup_theme(const struct tui_opts *o, struct theme *requested)
 }
 
 static struct patchset patchset;
+/* Patch files not read (--mbox, --quilt): said again once the screen is up. */
+static char *files_error;
+static size_t files_nbad;
 
 const struct patchset *tui_patchset(void)
 {
 	return patchset.path ? &patchset : NULL;
 }
 
-/* The stack from the options, a patchset filling what they leave out. */
+/* The stack from the options, a patchset filling what they leave out (and
+ * giving its extra tags to a stack read from files too). */
 static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e)
 {
 	struct stack_opts so = { .repo = o->repo, .base = o->base, .head = o->head };
-	if (o->mbox || o->quilt) {
-		struct patch_files bad;
-		int rc = stack_open_files(st, o->mbox ? o->mbox : o->quilt,
-					  o->mbox ? STACK_FILES_MBOX : STACK_FILES_QUILT, o->base,
-					  o->repo, &bad, e);
-		if (rc == 0 && bad.nmalformed) {
-			/* listed before the screen opens; never dropped silently */
-			patch_files_print_malformed(&bad, stderr);
-		}
-		patch_files_free(&bad);
-		return rc;
-	}
 	if (o->patchset) {
 		char *path = patchset_find(o->patchset);
 		if (!path)
@@ -148,10 +148,27 @@ static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e
 		if (rc)
 			return -1;
 		so.repo = so.repo ? so.repo : patchset.repo;
-		so.base = so.base ? so.base : patchset.base;
-		so.head = so.head ? so.head : patchset.head;
 		so.extra_tags = (const char *const *)patchset.tags;
 		so.nextra_tags = patchset.ntags;
+		if (!o->mbox && !o->quilt) {
+			so.base = so.base ? so.base : patchset.base;
+			so.head = so.head ? so.head : patchset.head;
+		}
+	}
+	if (o->mbox || o->quilt) {
+		struct patch_files bad;
+		int rc = stack_open_files_tags(st, o->mbox ? o->mbox : o->quilt,
+					       o->mbox ? STACK_FILES_MBOX : STACK_FILES_QUILT,
+					       o->base, so.repo, so.extra_tags, so.nextra_tags,
+					       &bad, e);
+		if (rc == 0 && bad.nmalformed) {
+			/* listed before the screen opens; never dropped silently */
+			patch_files_print_malformed(&bad, stderr);
+			files_error = patch_files_first_error(&bad);
+			files_nbad = bad.nmalformed;
+		}
+		patch_files_free(&bad);
+		return rc;
 	}
 	return stack_open(st, &so, e);
 }
@@ -182,6 +199,7 @@ static void register_views(void)
 	view_bind_key(ACT_VIEW_BUILDS, &builds_view);
 	builds_view_init();
 	view_bind_key(ACT_VIEW_WARNINGS, &warnings_view);
+	links_tui_init();
 }
 
 int tui_main(int argc, char **argv)
@@ -230,6 +248,10 @@ int tui_main(int argc, char **argv)
 	stack_view_set_stack(&st);
 	series_tui_init(&st);
 	view_open(&stack_view, OPEN_FULL);
+	if (files_error) /* the full list is on stderr */
+		report_error("%zu patch%s not read: %s%s", files_nbad, files_nbad == 1 ? "" : "es",
+			     files_error, files_nbad > 1 ? " ..." : "");
+	free(files_error);
 	tour_start(); /* klang demo --play: keys from the loop's timers */
 	int sig = 0;
 	rc = EXIT_OK;

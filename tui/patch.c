@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "core/links.h"
 #include "tui/prompt.h"
 #include "tui/views.h"
 
@@ -152,6 +153,14 @@ static void load(struct stack *st, struct patch *p)
 		add_linef(PL_META, ELEM_DIFF_STAT, 8, "Stats:  %zu file%s changed, %zu insertion%s(+), "
 			  "%zu deletion%s(-)", p->files, p->files == 1 ? "" : "s", p->insertions,
 			  p->insertions == 1 ? "" : "s", p->deletions, p->deletions == 1 ? "" : "s");
+	struct patch_link *links;
+	size_t nlinks = links_patch(p, &links);
+	for (size_t i = 0; i < nlinks; i++) { /* y copies the id, Y each link in turn */
+		char key[16];
+		int w = snprintf(key, sizeof(key), "%s:", links[i].key);
+		add_linef(PL_META, ELEM_TRAILER, w < 8 ? 8 : w + 1, "%-7s %s", key, links[i].url);
+	}
+	free(links);
 	add_message(p);
 	char *diff = stack_patch_diff(st, p, &e);
 	add_line(PL_TEXT, ELEM_DEFAULT, 0, "", 0);

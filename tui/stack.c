@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/links.h"
 #include "tui/prompt.h"
 #include "tui/views.h"
 
@@ -344,8 +345,11 @@ static void stack_header(struct view *v, struct line_draw *d, int row)
 static void stack_title(struct view *v, struct strbuf *sb)
 {
 	(void)v;
-	sb_addf(sb, "%s..%s", S.st->base_ref ? S.st->base_ref : S.st->base_id,
-		S.st->head_ref ? S.st->head_ref : S.st->head_id);
+	if (!S.st->repo) /* patch files read without a base */
+		sb_addf(sb, "%s (patch files)", S.st->head_ref ? S.st->head_ref : "");
+	else
+		sb_addf(sb, "%s..%s", S.st->base_ref ? S.st->base_ref : S.st->base_id,
+			S.st->head_ref ? S.st->head_ref : S.st->head_id);
 	if (S.nrows)
 		sb_addf(sb, "  patch %zu of %zu", stack_view.lineno + 1, S.nrows);
 	const char *sep = "  showing ";
@@ -412,6 +416,8 @@ static void stack_status(struct view *v, struct strbuf *sb)
 	const char *why = p && S.hooks.reason ? S.hooks.reason(p, S.hooks.data) : NULL;
 	if (why)
 		sb_adds(sb, why);
+	if (p)
+		tui_patch_links_status(p, sb);
 }
 
 static const struct view_ops stack_ops = {
