@@ -18,40 +18,7 @@
 #include "core/demo.h"
 #include "tests/helpers.h"
 
-static char *top, *demo_dir, *fake_bin, *synced_path;
-
-/* A `make` first on PATH that runs the real one with --output-sync=line.
- * Parallel jobs of one build otherwise write into one log at once, and a
- * line can be cut by another ("In file included from   AR      mm/built-in.a"),
- * which loses a diagnostic now and then: the warnings screens would not be
- * the same from run to run. Returns the PATH to use, NULL if no make. */
-static char *synced_make(void)
-{
-	const char *path = getenv("PATH");
-	char *dirs = xstrdup(path ? path : ""), *save = NULL, *found = NULL;
-	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/make", d);
-		if (access(p, X_OK) == 0)
-			found = p;
-		else
-			free(p);
-	}
-	free(dirs);
-	if (!found)
-		return NULL;
-	char *dir = xasprintf("%s/synced", top), *wrapper = xasprintf("%s/make", dir);
-	char *text = xasprintf("#!/bin/sh\nexec '%s' --output-sync=line \"$@\"\n", found);
-	struct kerr e;
-	char *ret = NULL;
-	if (mkdir_p(dir, &e) == 0 && write_file_atomic(wrapper, text, strlen(text), &e) == 0 &&
-	    chmod(wrapper, 0755) == 0)
-		ret = xasprintf("%s:%s", dir, path);
-	free(text);
-	free(wrapper);
-	free(dir);
-	free(found);
-	return ret;
-}
+static char *top, *demo_dir, *fake_bin;
 
 /* A fake clang 14.0.6 as Debian's prints it: the picker reads the same on
  * every machine. */
@@ -72,8 +39,7 @@ static int setup(void)
 		demo_info_free(&info);
 	free(clang);
 	free(src);
-	synced_path = rc ? NULL : synced_make();
-	return rc || !synced_path ? -1 : 0;
+	return rc ? -1 : 0;
 }
 
 static int teardown(void)
@@ -82,7 +48,6 @@ static int teardown(void)
 	free(top);
 	free(demo_dir);
 	free(fake_bin);
-	free(synced_path);
 	return 0;
 }
 
@@ -300,9 +265,9 @@ static void test_demo_screens(void)
 }
 
 /* tour.keys plays to its end at 100x speed over real builds (GCC and
- * Clang, arm64 and x86_64); then the builds and warnings views. make syncs
- * its output by line (synced_make()) so that the logs, and so the warnings,
- * are the same on every run. */
+ * Clang, arm64 and x86_64); then the builds and warnings views. klang runs
+ * make with --output-sync=line, so the logs, and so the warnings, are the
+ * same on every run. */
 static void test_tour_plays(void)
 {
 	char *tour = tour_path();
@@ -319,7 +284,7 @@ static void test_tour_plays(void)
 			    ":save-display tour-warnings\n"
 			    "j<Enter>\n"
 			    ":save-display tour-source\n",
-			    args, synced_path);
+			    args, NULL);
 	char *started = saved(outdir, "started"), *builds = saved(outdir, "tour-builds");
 	char *attrs = saved(outdir, "started-attrs");
 	CU_ASSERT(started && strstr(started, " klang tour "));
