@@ -267,6 +267,9 @@ struct build *buildplan_new(const struct build_spec *s, const char *make, int jo
 	av_add(&common, xstrdup(make));
 	av_add(&common, xstrdup("-C"));
 	av_add(&common, xstrdup(b->srcdir));
+	/* whole lines only: parallel compilers otherwise cut each other's
+	 * diagnostics mid-line in the one log ("…/vmscan.c  CC  fair.o") */
+	av_add(&common, xstrdup("--output-sync=line"));
 	av_add(&common, xasprintf("O=%s", b->outdir));
 	av_add(&common, xasprintf("ARCH=%s", b->arch));
 	for (size_t i = 0; i < tc.nvars; i++)

@@ -306,7 +306,7 @@ void theme_builtin(struct theme *t)
 		{ ELEM_DIFF_FILE, THEME_BOLD },	     { ELEM_DIFF_CHUNK, THEME_BOLD },
 		{ ELEM_DIFF_ADD, THEME_BOLD },	     { ELEM_HELP_GROUP, THEME_BOLD },
 		{ ELEM_HELP_KEY, THEME_BOLD },	     { ELEM_FAILED, THEME_BOLD },
-		{ ELEM_DROP, THEME_DIM },
+		{ ELEM_DROP, THEME_DIM },	     { ELEM_CAPTION, THEME_REVERSE | THEME_BOLD },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(set); i++)
 		t->elem[set[i].el].attrs = set[i].attrs;

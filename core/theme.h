@@ -47,7 +47,8 @@
 	X(RUNNING, "running")                                                  \
 	X(WARNING, "warning")                                                  \
 	X(NOTE, "note")                                                        \
-	X(LINE_NUMBER, "line-number")
+	X(LINE_NUMBER, "line-number")                                          \
+	X(CAPTION, "caption")
 
 enum theme_elem {
 #define THEME_ELEM_ENUM(id, name) ELEM_##id,

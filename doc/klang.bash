@@ -9,7 +9,7 @@ _klang_commands="stack series clang-version build diag demo"
 # Options that take a value.
 _klang_valued="--repo --patchset --theme --base --head --mbox --quilt --tag --format --clang
 --cc --override --apply --export --as --arch --toolchain --config --fragment --jobs --out
---wrapper --target --records --rules"
+--wrapper --target --records --rules --play --speed"
 
 _klang_arches="arm64 x86_64 arm riscv powerpc mips s390 loongarch i386 x86 um
 hexagon sparc m68k arc csky microblaze nios2 openrisc parisc sh xtensa alpha"
@@ -24,7 +24,7 @@ _klang_static_opts() {
 	diag) echo "parse diff --help" ;;
 	diag-parse) echo "--format --help" ;;
 	diag-diff) echo "--gcc --clang --rules --format --help" ;;
-	demo) echo "--no-tui --help" ;;
+	demo) echo "--no-tui --theme --play --speed --help" ;;
 	esac
 }
 
@@ -142,7 +142,9 @@ _klang() {
 		COMPREPLY=($(compgen -W "defconfig allmodconfig allyesconfig allnoconfig tinyconfig olddefconfig" -- "$cur") $(compgen -f -- "$cur")); return ;;
 	--cc)
 		COMPREPLY=($(compgen -c -- "$cur")); return ;;
-	--jobs | --target | --override)
+	--play)
+		COMPREPLY=($(compgen -W "tour.keys" -- "$cur") $(compgen -f -- "$cur")); return ;;
+	--jobs | --target | --override | --speed)
 		return ;;
 	esac
 

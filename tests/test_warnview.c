@@ -15,6 +15,8 @@
 #include "core/blame.h"
 #include "core/buildlogs.h"
 #include "core/gitwrite.h"
+#include "core/links.h"
+#include "core/osc52.h"
 #include "tests/diagtest.h"
 #include "tests/helpers.h"
 
@@ -240,7 +242,7 @@ static void run_script(struct run *r, const char *script)
 	char *cmd = xasprintf("cd '%s' && env -u NO_COLOR -u LC_ALL -u LINES -u COLUMNS "
 			      "-u KLANG_DATADIR TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
 			      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' COLUMNS=140 LINES=40 %s '%s' "
-			      "--repo '%s' --base v1.0",
+			      "--repo '%s' --base v1.0 > stdout",
 			      r->out, r->out, path, r->env ? r->env : "", test_klang_bin(), repo);
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
 	for (int i = 1; i <= MAX_SCREENS; i++) {
@@ -440,6 +442,30 @@ static void test_reload(void)
 	run_free(&r);
 }
 
+/* y copies the warning's place, Y the ClangBuiltLinux issue search for its
+ * flag, as the OSC 52 bytes the terminal receives (TMUX unset: plain). */
+static void test_copy_keys(void)
+{
+	struct run r;
+	run_init(&r);
+	run_script(&r, "4j\n:save-display 1\ny\n:save-display 2\nY\n:save-display 3\n");
+	const char *loc = "include/linux/sunrpc/xdr.h:752:10";
+	char *url = links_cbl_issue_url("-Wtautological-constant-out-of-range-compare");
+	char *seq_loc = osc52_sequence(loc, strlen(loc), OSC52_PLAIN);
+	char *seq_url = osc52_sequence(url, strlen(url), OSC52_PLAIN);
+	char *term = out_file(&r, "stdout");
+	const char *a = strstr(term, seq_loc), *b = strstr(term, seq_url);
+	CU_ASSERT_TRUE(a && b && a < b);
+	CU_ASSERT(has(r.s[1], "ClangBuiltLinux issues: https://"));
+	CU_ASSERT(has(r.s[2], "copied location: include/linux/sunrpc/xdr.h:752:10"));
+	CU_ASSERT(has(r.s[3], "copied ClangBuiltLinux issue search: https://"));
+	free(term);
+	free(seq_url);
+	free(seq_loc);
+	free(url);
+	run_free(&r);
+}
+
 void suite_warnview(void)
 {
 	CU_pSuite s = CU_add_suite("warnview", setup, teardown);
@@ -450,4 +476,5 @@ void suite_warnview(void)
 	CU_add_test(s, "source pane, $EDITOR, B to the patch", test_source_edit_blame);
 	CU_add_test(s, "source pane entries", test_source_entries);
 	CU_add_test(s, "a finished build reloads the view", test_reload);
+	CU_add_test(s, "y and Y copy the place and the CBL issue search", test_copy_keys);
 }

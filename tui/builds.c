@@ -376,6 +376,11 @@ static bool start_handler(struct view *focused, int action, void *data)
 	return true;
 }
 
+bool builds_busy(void)
+{
+	return B.mgr_ok && bmgr_busy(&B.m);
+}
+
 void builds_view_init(void)
 {
 	action_set_handler(ACT_BUILD_START, start_handler, NULL);

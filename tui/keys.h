@@ -62,8 +62,8 @@ enum key_scope {
 	X(VIEW_WARNINGS, "view-warnings", GENERIC, "Show the warnings view")             \
 	X(BUILD_START, "build-start", GENERIC, "Start the builds")                       \
 	X(REDRAW, "redraw", GENERIC, "Redraw the screen")                                \
-	X(COPY, "copy", GENERIC, "Copy the patch id to the clipboard") \
-	X(COPY_LINK, "copy-link", GENERIC, "Copy the patch's next Link: URL") \
+	X(COPY, "copy", GENERIC, "Copy patch id or warning's file:line") \
+	X(COPY_LINK, "copy-link", GENERIC, "Copy a Link: URL or CBL issue search") \
 	X(FILTER_PICK, "filter-pick", STACK, "Pick tags to show (several at once)") \
 	X(FILTER_CLEAR, "filter-clear", STACK, "Show every patch again")                 \
 	TAG_LIST(ACTION_FILTER_TAG)                                                      \

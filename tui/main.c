@@ -21,6 +21,7 @@
 #include "tui/script.h"
 #include "tui/series.h"
 #include "tui/term.h"
+#include "tui/tour.h"
 #include "tui/tui.h"
 #include "tui/views.h"
 
@@ -251,6 +252,7 @@ int tui_main(int argc, char **argv)
 		report_error("%zu patch%s not read: %s%s", files_nbad, files_nbad == 1 ? "" : "es",
 			     files_error, files_nbad > 1 ? " ..." : "");
 	free(files_error);
+	tour_start(); /* klang demo --play: keys from the loop's timers */
 	int sig = 0;
 	rc = EXIT_OK;
 	if (headless) {
@@ -262,6 +264,7 @@ int tui_main(int argc, char **argv)
 		sig = loop_run(&loop_ui, STDIN_FILENO);
 	}
 	loop_run_exit_hooks(sig);
+	tour_free();
 	ui_free();
 	term_restore();
 	if (rc == EXIT_USAGE)

@@ -13,6 +13,7 @@
 #include "tui/display.h"
 #include "tui/keys.h"
 #include "tui/term.h"
+#include "tui/tour.h"
 #include "tui/view.h"
 
 static void trim_row(struct strbuf *sb, size_t row_start)
@@ -146,9 +147,10 @@ static int command(char *cmd, const struct loop_ui *ui, const char *where, struc
 		ui->resize();
 		return 0;
 	}
-	if (!strcmp(cmd, ":wait")) {
+	if (!strcmp(cmd, ":wait") || !strcmp(cmd, ":wait-tour")) {
+		bool tour = cmd[5] == '-';
 		int ms = atoi(arg);
-		for (int i = 0; i < ms / 10 && !loop_quitting(); i++)
+		for (int i = 0; i < ms / 10 && !loop_quitting() && (!tour || tour_playing()); i++)
 			loop_iterate(ui, 10);
 		return 0;
 	}

@@ -10,6 +10,7 @@
  *   :resize COLSxROWS         as if the terminal was resized
  *   :mouse click|double|wheel-up|wheel-down ROW COL
  *   :wait MS                  let the loop run (fds, timers) for MS ms
+ *   :wait-tour MS             the same, until the autoplay tour is over
  */
 #ifndef KLANG_TUI_SCRIPT_H
 #define KLANG_TUI_SCRIPT_H

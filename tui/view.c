@@ -367,8 +367,23 @@ void ui_action(int action)
 		report_error("%s: not available yet", ai->name);
 }
 
+static ui_key_filter_fn key_filter;
+static void (*overlay_fn)(void);
+
+void ui_set_key_filter(ui_key_filter_fn fn)
+{
+	key_filter = fn;
+}
+
+void ui_set_overlay(void (*draw)(void))
+{
+	overlay_fn = draw;
+}
+
 void ui_key(int key, bool fn)
 {
+	if (key_filter && key_filter(key, fn))
+		return;
 	/* one name per key whatever the terminal sends */
 	if ((!fn && key == '\n') || (fn && key == KEY_ENTER))
 		key = '\r', fn = false;
@@ -544,6 +559,8 @@ void ui_redraw(void)
 	status_draw(status_win, idle.len ? idle.buf : NULL);
 	sb_free(&idle);
 	wnoutrefresh(status_win);
+	if (overlay_fn)
+		overlay_fn();
 	doupdate();
 }
 

@@ -97,6 +97,13 @@ void ui_action(int action);
  * KEY_ code (fn true). Goes to the prompt when one is open. */
 void ui_key(int key, bool fn);
 void ui_mouse(const MEVENT *ev);
+/* Keys go to `fn` first (the autoplay tour): true when it took the key.
+ * NULL removes it. */
+typedef bool (*ui_key_filter_fn)(int key, bool fn);
+void ui_set_key_filter(ui_key_filter_fn fn);
+/* Drawn over the views on every redraw, before doupdate() (the tour's
+ * caption). NULL removes it. */
+void ui_set_overlay(void (*draw)(void));
 
 /* The loop's side (struct loop_ui). */
 void ui_redraw(void);

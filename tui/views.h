@@ -30,6 +30,8 @@ extern struct view warnings_view, source_view;
 
 /* The builds view: b (from any view) starts the arch x toolchain matrix. */
 void builds_view_init(void);
+/* Some build is queued or running. */
+bool builds_busy(void);
 
 /* The warnings view's logs (--gcc-log/--clang-log; NULL: the newest under
  * <repo>/.klang/out/) and the repository whose work tree has the sources. */

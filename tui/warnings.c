@@ -12,9 +12,11 @@
 #include "core/buildlogs.h"
 #include "core/diag.h"
 #include "core/diagdiff.h"
+#include "core/links.h"
 #include "core/group.h"
 #include "core/strmap.h"
 #include "core/triage.h"
+#include "tui/links.h"
 #include "tui/loop.h"
 #include "tui/prompt.h"
 #include "tui/views.h"
@@ -747,6 +749,22 @@ static bool warnings_request(struct view *v, int action)
 		if (r)
 			prompt_open("Note: ", note_done, v);
 		return true;
+	case ACT_COPY:
+		if (d) {
+			char *loc = xasprintf("%s:%u:%u", d->loc.file, d->loc.line, d->loc.col);
+			tui_copy("location", loc);
+			free(loc);
+		}
+		return true;
+	case ACT_COPY_LINK:
+		if (d && d->flag && *d->flag) {
+			char *url = links_cbl_issue_url(d->flag);
+			tui_copy("ClangBuiltLinux issue search", url);
+			free(url);
+		} else {
+			report("no flag here: nothing to search for");
+		}
+		return true;
 	default:
 		return false;
 	}
@@ -761,6 +779,10 @@ static void warnings_status(struct view *v, struct strbuf *sb)
 			(unsigned long long)d->fingerprint);
 		if (d->triage_note)
 			sb_addf(sb, ", note: %s", d->triage_note);
+		if (d->flag && *d->flag) {
+			sb_adds(sb, "  ");
+			tui_flag_link(d->flag, sb);
+		}
 	} else if (r) {
 		sb_addf(sb, "%zu diagnostic%s, %lu occurrence%s", W.groups[r->g].n,
 			W.groups[r->g].n == 1 ? "" : "s", W.groups[r->g].occ,
