@@ -162,6 +162,8 @@ static void apply_triage(void)
 		}
 }
 
+static int cmp_item_arch(const void *pa, const void *pb);
+
 static int parse_log(int k, const char *path, const char *arch, struct kerr *e)
 {
 	struct diag_parser_opts o = {.cc = k ? DIAG_CC_CLANG : DIAG_CC_GCC, .arch = arch};
@@ -251,6 +253,9 @@ static int load(struct kerr *e)
 		report_error("%s", e->msg); /* a corrupt store was moved aside: go on */
 	apply_triage();
 	collect_arches();
+	/* once, in tree order: grouping keeps it, so a filter change (any key
+	 * of s a S \\) does not sort 100,000 diagnostics again */
+	qsort(W.dd.rows, W.dd.n, sizeof(*W.dd.rows), cmp_item_arch);
 	W.loaded = true;
 	return 0;
 }
@@ -345,7 +350,11 @@ static void build_groups(void)
 		struct wgroup *wg = &W.groups[g];
 		wg->name = dg[g].name;
 		wg->occ = dg[g].occurrences;
-		qsort(dg[g].diags, dg[g].n, sizeof(*dg[g].diags), cmp_item_arch);
+		size_t s = 1;
+		while (s < dg[g].n && cmp_item_arch(&dg[g].diags[s - 1], &dg[g].diags[s]) <= 0)
+			s++;
+		if (s < dg[g].n)
+			qsort(dg[g].diags, dg[g].n, sizeof(*dg[g].diags), cmp_item_arch);
 		wg->items = xcalloc(dg[g].n + 1, sizeof(*wg->items));
 		for (size_t i = 0; i < dg[g].n; i++) {
 			struct diag *d = dg[g].diags[i];
@@ -372,6 +381,8 @@ static char *fold_key(enum row_kind kind, const struct wgroup *g, const struct w
 
 static bool is_open(enum row_kind kind, const struct wgroup *g, const struct witem *it)
 {
+	if (!W.folds.n)
+		return kind == ROW_GROUP ? W.groups_open : W.items_open;
 	char *key = fold_key(kind, g, it);
 	void *v = strmap_get(&W.folds, key);
 	free(key);
@@ -425,17 +436,18 @@ static const struct diag *row_diag(const struct wrow *r)
 }
 
 /* Where the cursor is, to find it again after the rows change: the group
- * name and the diagnostic's fold key (NULL on a group row). */
-static void anchor(const struct view *v, char **gname, char **ikey)
+ * name and the item's first diagnostic (NULL on a group row). The
+ * diagnostics outlive a rebuild; only a reload frees them. */
+static void anchor(const struct view *v, char **gname, const struct diag **ikey)
 {
 	const struct wrow *r = row_at(v);
 	*gname = r ? xstrdup(W.groups[r->g].name) : NULL;
-	*ikey = r && r->kind != ROW_GROUP ? fold_key(ROW_DIAG, NULL, row_item(r)) : NULL;
+	*ikey = r && r->kind != ROW_GROUP ? row_item(r)->d[0] : NULL;
 }
 
 /* Rebuild the tree with the cursor on the anchor's group or item if it
  * is still there; frees the anchor. */
-static void rebuild_at(struct view *v, char *gname, char *ikey)
+static void rebuild_at(struct view *v, char *gname, const struct diag *ikey, char *ikey_text)
 {
 	build_groups();
 	build_rows();
@@ -446,20 +458,25 @@ static void rebuild_at(struct view *v, char *gname, char *ikey)
 			continue;
 		if (x->kind == ROW_GROUP) {
 			to = i;
-			if (!ikey)
+			if (!ikey && !ikey_text)
 				break;
 			continue;
 		}
-		char *k = fold_key(ROW_DIAG, NULL, row_item(x));
-		bool same = !strcmp(k, ikey);
-		free(k);
+		bool same;
+		if (ikey_text) { /* after a reload: the old diagnostics are gone */
+			char *k = fold_key(ROW_DIAG, NULL, row_item(x));
+			same = !strcmp(k, ikey_text);
+			free(k);
+		} else {
+			same = ikey && !item_cmp(row_item(x)->d[0], ikey);
+		}
 		if (same) {
 			to = i;
 			break;
 		}
 	}
 	free(gname);
-	free(ikey);
+	free(ikey_text);
 	v->lines = W.nrows;
 	v->lineno = to;
 	view_fix_position(v);
@@ -467,9 +484,10 @@ static void rebuild_at(struct view *v, char *gname, char *ikey)
 
 static void rebuild(struct view *v)
 {
-	char *gname, *ikey;
+	char *gname;
+	const struct diag *ikey;
 	anchor(v, &gname, &ikey);
-	rebuild_at(v, gname, ikey);
+	rebuild_at(v, gname, ikey, NULL);
 }
 
 static void check_logs(void *data);
@@ -479,7 +497,9 @@ static void warnings_open(struct view *v)
 	struct kerr e;
 	char *gname = NULL, *ikey = NULL;
 	if (!W.loaded || W.stale) {
-		anchor(v, &gname, &ikey);
+		const struct diag *d;
+		anchor(v, &gname, &d);
+		ikey = d ? fold_key(ROW_DIAG, NULL, row_item(row_at(v))) : NULL;
 		unload();
 		W.stale = false;
 		W.tried = true;
@@ -491,7 +511,7 @@ static void warnings_open(struct view *v)
 	if (W.timer < 0 && !W.gcc_log && !W.clang_log)
 		W.timer = loop_add_timer(2000, true, check_logs, NULL);
 	if (W.loaded) {
-		rebuild_at(v, gname, ikey);
+		rebuild_at(v, gname, NULL, ikey);
 		if (view_displayed(&source_view)) {
 			W.src = row_diag(row_at(v));
 			view_reload(&source_view);
