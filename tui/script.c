@@ -120,6 +120,7 @@ static void feed_keys(const char *s, const struct loop_ui *ui)
 			n = (int)k;
 			key = (int)wc;
 		}
+		loop_iterate(ui, 0);
 		ui->redraw();
 		ui_key(key, *s == '<' && key >= KEY_MIN);
 		loop_iterate(ui, 0);
@@ -134,6 +135,7 @@ static int command(char *cmd, const struct loop_ui *ui, const char *where, struc
 	if (*arg)
 		*arg++ = '\0';
 	arg = str_trim(arg);
+	loop_iterate(ui, 0); /* what is due runs first, as between two keys */
 	ui->redraw();
 	if (!strcmp(cmd, ":save-display") && *arg)
 		return save(arg, screen_text(), e);

@@ -13,6 +13,7 @@
 #include "core/apply.h"
 #include "core/export.h"
 #include "core/series.h"
+#include "tui/loop.h"
 #include "tui/prompt.h"
 #include "tui/views.h"
 
@@ -518,6 +519,30 @@ static bool on_export(struct view *v, int action, void *data)
 	return true;
 }
 
+/* The clang on PATH decides the series: the keep/drop column appears. */
+static void detect_clang(void *data)
+{
+	(void)data;
+	struct kerr e;
+	const char *cc = clangver_default_cc(NULL);
+	struct clang_version v;
+	char b[32];
+	if (S.have_clang || !S.open) { /* a Clang was picked already */
+		return;
+	} else if (clangver_detect(cc, &v, &e) < 0) {
+		S.no_clang = xstrdup(e.msg);
+	} else if (v.apple) {
+		S.no_clang = xasprintf("%s is Apple clang %s, whose numbers are not LLVM's", cc,
+				       clangver_str(&v, b, sizeof(b)));
+	} else {
+		char *from = xasprintf("%s%s%s", cc, v.vendor[0] ? ", " : "", v.vendor);
+		series_decide(&S.s, &v);
+		S.have_clang = true;
+		S.from = from;
+	}
+	relayout();
+}
+
 void series_tui_init(struct stack *st)
 {
 	struct kerr e;
@@ -530,22 +555,10 @@ void series_tui_init(struct stack *st)
 	} else {
 		S.open = true;
 	}
-	const char *cc = clangver_default_cc(NULL);
-	struct clang_version v;
-	char b[32];
-	if (!S.open) {
+	if (!S.open)
 		S.no_clang = xstrdup("the series is not available");
-	} else if (clangver_detect(cc, &v, &e) < 0) {
-		S.no_clang = xstrdup(e.msg);
-	} else if (v.apple) {
-		S.no_clang = xasprintf("%s is Apple clang %s, whose numbers are not LLVM's", cc,
-				       clangver_str(&v, b, sizeof(b)));
-	} else {
-		char *from = xasprintf("%s%s%s", cc, v.vendor[0] ? ", " : "", v.vendor);
-		series_decide(&S.s, &v);
-		S.have_clang = true;
-		S.from = from;
-	}
+	else /* after the first screen: `clang --version` takes 20-100 ms */
+		loop_add_timer(0, false, detect_clang, NULL);
 	relayout();
 	if (moved)
 		report_error("series: %s", moved);
