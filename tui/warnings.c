@@ -98,14 +98,34 @@ const char *warnings_repo(void)
 	return W.repo ? W.repo : ".";
 }
 
+/* The trees of the last filter states (s cycles through four sides): a
+ * filter key shown before only rebuilds the rows. Dropped whenever what
+ * the filters read changes (triage, text, a reload). */
+#define TREES 4
+static struct tree {
+	bool used;
+	int side, status;
+	size_t arch;
+	struct wgroup *groups;
+	size_t ngroups, shown;
+} trees[TREES];
+static unsigned next_tree;
+
+static void free_tree(struct tree *t)
+{
+	for (size_t g = 0; g < t->ngroups; g++) {
+		for (size_t i = 0; i < t->groups[g].n; i++)
+			free(t->groups[g].items[i].d);
+		free(t->groups[g].items);
+	}
+	free(t->groups);
+	memset(t, 0, sizeof(*t));
+}
+
 static void free_groups(void)
 {
-	for (size_t g = 0; g < W.ngroups; g++) {
-		for (size_t i = 0; i < W.groups[g].n; i++)
-			free(W.groups[g].items[i].d);
-		free(W.groups[g].items);
-	}
-	free(W.groups);
+	for (size_t i = 0; i < TREES; i++)
+		free_tree(&trees[i]);
 	W.groups = NULL;
 	W.ngroups = W.shown = W.nrows = 0;
 }
@@ -334,10 +354,33 @@ static int cmp_item_arch(const void *pa, const void *pb)
 	return c ? c : strcmp(a->arch, b->arch);
 }
 
+static void build_tree(void);
+
 /* Groups of the diagnostics the filters let through, clustered into items. */
 static void build_groups(void)
 {
-	free_groups();
+	struct tree *t = NULL;
+	for (size_t i = 0; i < TREES && !W.text; i++)
+		if (trees[i].used && trees[i].side == W.side && trees[i].arch == W.arch &&
+		    trees[i].status == W.status)
+			t = &trees[i];
+	if (!t) {
+		W.groups = NULL;
+		W.ngroups = W.shown = 0;
+		build_tree();
+		t = &trees[next_tree++ % TREES];
+		free_tree(t);
+		*t = (struct tree){true, W.side, W.status, W.arch, W.groups, W.ngroups, W.shown};
+		if (W.text) /* not kept: any other text is another tree */
+			t->used = false;
+	}
+	W.groups = t->groups;
+	W.ngroups = t->ngroups;
+	W.shown = t->shown;
+}
+
+static void build_tree(void)
+{
 	struct diag **pick = xmalloc((W.dd.n + 1) * sizeof(*pick));
 	size_t n = 0;
 	for (size_t i = 0; i < W.dd.n; i++)
@@ -672,6 +715,7 @@ static void set_triage(struct view *v, int status, const char *note)
 		return;
 	}
 	apply_triage();
+	free_groups();
 	rebuild(v);
 	if (note)
 		report("note set on %zu diagnostic%s (%s)", count, count == 1 ? "" : "s",
@@ -693,6 +737,7 @@ static void text_done(const char *text, void *data)
 		return;
 	free(W.text);
 	W.text = *text ? xstrdup(text) : NULL;
+	free_groups();
 	struct view *v = data;
 	v->lineno = 0;
 	rebuild(v);
