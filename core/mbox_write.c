@@ -55,7 +55,8 @@ static void add_from(struct strbuf *sb, const struct patch *p)
 		add_header_text(sb, p->author);
 		sb_addf(sb, " <%s>\n", p->author_email ? p->author_email : "");
 	} else {
-		sb_addf(sb, "%s\n", p->author_email && *p->author_email ? p->author_email : "unknown");
+		sb_addf(sb, "%s\n",
+			p->author_email && *p->author_email ? p->author_email : "unknown");
 	}
 }
 
