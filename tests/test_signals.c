@@ -4,8 +4,8 @@
  * running. For SIGINT (typed ^C), SIGTERM, SIGHUP and the crashes SIGSEGV
  * and SIGABRT: klang dies of the signal, the terminal restore sequences
  * (leave the alternate screen, cursor visible) were written, and no
- * process of its builds is left. ^Z stops it with the terminal restored,
- * SIGCONT redraws, a window-size change is drawn, Q still leaves clean. */
+ * process of its builds is left; the same when the terminal hangs up. ^Z stops it with the terminal
+ * restored, SIGCONT redraws, a window-size change is drawn, Q still leaves clean. */
 #include <CUnit/CUnit.h>
 #include <dirent.h>
 #include <errno.h>
@@ -75,6 +75,7 @@ static int teardown(void)
 static void job_shell(int report)
 {
 	signal(SIGTTOU, SIG_IGN);
+	signal(SIGHUP, SIG_IGN); /* outlive a hangup to report klang's status */
 	setenv("TERM", "xterm-256color", 1);
 	setenv("LANG", "C.UTF-8", 1);
 	setenv("HOME", top, 1);
@@ -86,6 +87,7 @@ static void job_shell(int report)
 		setpgid(0, 0);
 		tcsetpgrp(STDIN_FILENO, getpid());
 		signal(SIGTTOU, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		execl(test_klang_bin(), "klang", "--repo", demo_dir, (char *)NULL);
 		_exit(127);
 	}
@@ -110,6 +112,7 @@ static int wb_start(struct wb *w)
 {
 	int p[2];
 	memset(w, 0, sizeof(*w));
+	w->fd = -1;
 	if (pipe(p))
 		return -1;
 	struct winsize ws = {.ws_row = 24, .ws_col = 80};
@@ -131,6 +134,8 @@ static int wb_start(struct wb *w)
 static bool wb_read(struct wb *w, size_t from, const char *want, int ms)
 {
 	long long end = ms_now() + ms;
+	if (w->fd < 0)
+		return false;
 	for (;;) {
 		if (want && w->out.len >= from &&
 		    memmem(sb_str(&w->out) + from, w->out.len - from, want, strlen(want)))
@@ -239,7 +244,7 @@ static bool no_build_left(const struct wb *w)
 
 static void wb_free(struct wb *w)
 {
-	if (w->fd > 0)
+	if (w->fd >= 0)
 		close(w->fd);
 	sb_free(&w->out);
 }
@@ -291,6 +296,19 @@ static void test_crashes(void)
 {
 	check_signal(SIGSEGV, true);
 	check_signal(SIGABRT, true);
+}
+
+/* The terminal goes away (a window closed, ssh dropped): the kernel hangs
+ * up klang's terminal; it cancels its builds and dies of SIGHUP. */
+static void test_hangup(void)
+{
+	struct wb w;
+	CU_ASSERT_TRUE_FATAL(wb_start_builds(&w));
+	close(w.fd);
+	w.fd = -1;
+	CU_ASSERT_EQUAL(wb_wait(&w), 128 + SIGHUP);
+	CU_ASSERT_TRUE(no_build_left(&w));
+	wb_free(&w);
 }
 
 static char proc_state(pid_t pid)
@@ -347,6 +365,7 @@ void suite_signals(void)
 	CU_add_test(s, "^C with two builds running", test_sigint);
 	CU_add_test(s, "SIGTERM with two builds running", test_sigterm);
 	CU_add_test(s, "SIGHUP with two builds running", test_sighup);
+	CU_add_test(s, "the terminal hangs up with two builds running", test_hangup);
 	CU_add_test(s, "SIGSEGV, SIGABRT: terminal restored, no build left", test_crashes);
 	CU_add_test(s, "^Z, SIGCONT, SIGWINCH, then Q", test_suspend_resume_resize);
 }
