@@ -441,6 +441,8 @@ int cmd_build(int argc, char **argv)
 		bmgr_free(&m);
 		goto out;
 	}
+	if (!o.records)
+		state_dir_ignore_scratch(o.repo);
 	if (mkdir_p(out, &e) < 0) {
 		warnx_("build: %s", e.msg);
 		bmgr_free(&m);

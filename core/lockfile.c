@@ -25,6 +25,12 @@ char *state_lock_path(const char *path)
 int state_lock(struct state_lock *l, const char *path, struct kerr *e)
 {
 	l->path = state_lock_path(path);
+	const char *slash = strrchr(l->path, '/');
+	if (slash && slash - l->path >= 7 && !strncmp(slash - 7, "/.klang", 7)) {
+		char *repo = xasprintf("%.*s", (int)(slash - l->path - 7), l->path);
+		state_dir_ignore_scratch(*repo ? repo : "/");
+		free(repo);
+	}
 	l->fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (l->fd < 0) {
 		kerr_set(e, "%s: %s", l->path, strerror(errno));

@@ -247,6 +247,22 @@ int mkdir_p(const char *path, struct kerr *e)
 	return 0;
 }
 
+void state_dir_ignore_scratch(const char *repo)
+{
+	static const char text[] =
+		"# klang's scratch (build trees, logs, records, exports, locks).\n"
+		"# triage.yaml, overrides.yaml, rules.yaml and config.yaml are meant\n"
+		"# to be shared: commit them when your team triages together.\n"
+		"/out/\n/builds/\n/export/\n*.lock\n*.corrupt*\n";
+	struct kerr e;
+	char *dir = xasprintf("%s/.klang", repo ? repo : ".");
+	char *path = xasprintf("%s/.gitignore", dir);
+	if (!file_exists(path) && mkdir_p(dir, &e) == 0)
+		(void)write_file_atomic(path, text, sizeof(text) - 1, &e);
+	free(path);
+	free(dir);
+}
+
 bool file_exists(const char *path)
 {
 	return access(path, F_OK) == 0;

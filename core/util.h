@@ -67,6 +67,11 @@ int write_file_atomic(const char *path, const char *data, size_t len, struct ker
 int mkdir_p(const char *path, struct kerr *e);
 bool file_exists(const char *path);
 bool is_dir(const char *path);
+/* Give REPO/.klang/ a .gitignore (once) naming its scratch: build trees,
+ * records, exports, locks. The state a team shares (triage.yaml,
+ * overrides.yaml, rules.yaml, families.yaml, config.yaml) stays visible to
+ * git. Quiet: the scratch still works if the file cannot be written. */
+void state_dir_ignore_scratch(const char *repo);
 
 /* Where installed data lives (themes/, patchsets/): $KLANG_DATADIR, else the
  * source tree next to the running binary, else the compiled-in DATADIR.

@@ -121,7 +121,7 @@ static void test_concurrent_updates(void)
 	free(text);
 	/* no temporary file left behind */
 	char *kdir = xasprintf("%s/.klang", dir);
-	assert_files(kdir, "lines.lock\nlines.txt\n");
+	assert_files(kdir, ".gitignore\nlines.lock\nlines.txt\n");
 	free(kdir);
 	free(path);
 	test_rmdir(dir);
@@ -218,10 +218,46 @@ static void test_write_new(void)
 	free(dir);
 }
 
+/* A repository that uses klang shows git the state a team shares
+ * (.klang/triage.yaml) and not klang's scratch (the lock, build trees). */
+static void test_scratch_ignored(void)
+{
+	char *dir = test_tmpdir(), *state = xasprintf("%s/.klang", dir);
+	char *path = xasprintf("%s/triage.yaml", state), *out = NULL;
+	struct kerr e;
+	char *cmd = xasprintf("git init -q '%s'", dir);
+	CU_ASSERT_EQUAL_FATAL(test_run(cmd, NULL, NULL), 0);
+	free(cmd);
+	CU_ASSERT_EQUAL_FATAL(mkdir_p(state, &e), 0);
+	struct state_lock l;
+	CU_ASSERT_EQUAL_FATAL(state_lock(&l, path, &e), 0);
+	CU_ASSERT_EQUAL(write_file_atomic(path, "x: 1\n", 5, &e), 0);
+	state_unlock(&l);
+	cmd = xasprintf("mkdir -p '%s/out/arm64-clang' && touch '%s/out/arm64-clang/build.log' && "
+			"cd '%s' && git status --porcelain -uall", state, state, dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
+	CU_ASSERT_STRING_EQUAL(out, "?? .klang/.gitignore\n?? .klang/triage.yaml\n");
+	free(out);
+	free(cmd);
+	/* a .gitignore the user edited is theirs */
+	char *gi = xasprintf("%s/.gitignore", state);
+	CU_ASSERT_EQUAL(write_file_atomic(gi, "mine\n", 5, &e), 0);
+	state_dir_ignore_scratch(dir);
+	char *text = read_file(gi, NULL, &e);
+	CU_ASSERT_STRING_EQUAL(text, "mine\n");
+	free(text);
+	free(gi);
+	free(path);
+	free(state);
+	test_rmdir(dir);
+	free(dir);
+}
+
 void suite_lockfile(void)
 {
 	CU_pSuite s = CU_add_suite("lockfile", NULL, NULL);
 	CU_add_test(s, "lock file path", test_lock_path);
+	CU_add_test(s, "klang's scratch is ignored by git, shared state is not", test_scratch_ignored);
 	CU_add_test(s, "the lock excludes another process", test_lock_excludes);
 	CU_add_test(s, "four processes updating at once lose nothing", test_concurrent_updates);
 	CU_add_test(s, "corrupt files are moved aside, never overwritten",

@@ -180,6 +180,7 @@ static bool ensure_mgr(void)
 	B.m.fd_watch_data = &B.m;
 	if (mkdir_p(B.out, &e) < 0)
 		report("builds: %s", e.msg);
+	state_dir_ignore_scratch(B.repo);
 	loop_on_child(tick, NULL);
 	B.timer = loop_add_timer(250, true, tick, NULL);
 	return true;

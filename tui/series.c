@@ -450,6 +450,7 @@ static char *export_default(void)
 	for (char *p = name; *p; p++)
 		if (*p == '/')
 			*p = '-';
+	state_dir_ignore_scratch(S.s.st->repo_path);
 	char *dir = xasprintf("%s/.klang/export/%s-%s", S.s.st->repo_path ? S.s.st->repo_path : ".",
 			      base, S.fmt == EXPORT_QUILT ? "quilt" : "mbox");
 	free(name);
