@@ -483,13 +483,14 @@ static void test_format_round_trip(void)
  * reads back as it was, not as a new subject. */
 static void test_format_body_like_headers(void)
 {
-	const char *mail = "From 1234567890123456789012345678901234567890 Mon Sep 17 00:00:00 2001\n"
-			   "From: A U Thor <a@example.org>\n"
-			   "Subject: [PATCH] x86: quote a report\n\n"
-			   "From: Reporter <r@example.org>\n\n"
-			   "Subject: it crashes\n\nThe report said so.\n"
-			   "---\n"
-			   "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-int a;\n+long a;\n";
+	const char *mail =
+	    "From 1234567890123456789012345678901234567890 Mon Sep 17 00:00:00 2001\n"
+	    "From: A U Thor <a@example.org>\n"
+	    "Subject: [PATCH] x86: quote a report\n\n"
+	    "From: Reporter <r@example.org>\n\n"
+	    "Subject: it crashes\n\nThe report said so.\n"
+	    "---\n"
+	    "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-int a;\n+long a;\n";
 	struct patch_files a = {0}, b = {0};
 	mbox_parse(&a, mail, strlen(mail), "a.mbox", NULL);
 	CU_ASSERT_EQUAL_FATAL(a.npatches, 1);
