@@ -329,7 +329,9 @@ int cmd_stack(int argc, char **argv)
 		print_json(stdout, &st);
 	else
 		print_text(stdout, &st);
-	if (st.npatches == 0 && fmt == FMT_TEXT)
+	if (st.npatches == 0 && fmt == FMT_TEXT && files) /* no range: name the file */
+		warnx_("stack: no patches in %s%s", files, mask ? " with those tags" : "");
+	else if (st.npatches == 0 && fmt == FMT_TEXT)
 		warnx_("stack: no patches in %s..%s%s", st.base_ref, st.head_ref,
 		       mask ? " with those tags" : "");
 	stack_free(&st);

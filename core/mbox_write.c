@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 static bool ascii(const char *s)
@@ -47,19 +48,34 @@ static void add_date(struct strbuf *sb, int64_t t, int tz)
 		tz < 0 ? '-' : '+', a / 60, a % 60);
 }
 
+static void add_from(struct strbuf *sb, const struct patch *p)
+{
+	sb_adds(sb, "From: ");
+	if (p->author && *p->author && strcmp(p->author, p->author_email ? p->author_email : "")) {
+		add_header_text(sb, p->author);
+		sb_addf(sb, " <%s>\n", p->author_email ? p->author_email : "");
+	} else {
+		/* git am needs a name: "unknown", as a patch applied with a base */
+		sb_addf(sb, "%s\n",
+			p->author_email && *p->author_email ? p->author_email : "unknown <unknown>");
+	}
+}
+
+/* Would a reader (mbox.c, git mailinfo) take the body's first lines for
+ * in-body From:/Subject:/Date: headers? */
+static bool body_looks_like_headers(const char *b)
+{
+	b += strspn(b, "\r\n");
+	return !strncasecmp(b, "From:", 5) || !strncasecmp(b, "Subject:", 8) ||
+	       !strncasecmp(b, "Date:", 5);
+}
+
 void mbox_format_patch(const struct patch *p, const char *diff, size_t n, size_t total,
 		       struct strbuf *out)
 {
 	const char *id = p->id[0] ? p->id : "0000000000000000000000000000000000000000";
-	sb_addf(out, "From %s Mon Sep 17 00:00:00 2001\nFrom: ", id);
-	if (p->author && *p->author && strcmp(p->author, p->author_email ? p->author_email : "")) {
-		add_header_text(out, p->author);
-		sb_addf(out, " <%s>\n", p->author_email ? p->author_email : "");
-	} else {
-		/* git am needs a name: "unknown", as a patch applied with a base */
-		sb_addf(out, "%s\n",
-			p->author_email && *p->author_email ? p->author_email : "unknown <unknown>");
-	}
+	sb_addf(out, "From %s Mon Sep 17 00:00:00 2001\n", id);
+	add_from(out, p);
 	if (p->time) {
 		sb_adds(out, "Date: ");
 		add_date(out, p->time, p->tz_offset);
@@ -75,6 +91,12 @@ void mbox_format_patch(const struct patch *p, const char *diff, size_t n, size_t
 		sb_adds(out, "MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n"
 			     "Content-Transfer-Encoding: 8bit\n");
 	sb_addc(out, '\n');
+	/* Readers take only the first block of in-body headers, so one of our
+	 * own (the same From:) keeps such a body as it is. */
+	if (body_looks_like_headers(p->body)) {
+		add_from(out, p);
+		sb_addc(out, '\n');
+	}
 	for (const char *l = p->body; *l;) {
 		const char *nl = strchr(l, '\n');
 		size_t len = nl ? (size_t)(nl - l) : strlen(l);

@@ -6,10 +6,11 @@
  *       subject: "HACK: arm64: ..."
  *       decision: drop             # keep | drop, or: until_clang: 5
  *
- * A patch matches an entry by Change-Id first, else by commit id. Each
- * change is merged into the file as it is now, under .klang/overrides.lock,
- * and written atomically (core/lockfile.h): two klang instances keep each
- * other's decisions. A corrupt file is moved aside as overrides.yaml.corrupt. */
+ * A patch matches an entry by Change-Id first, else by commit id (an entry
+ * with a Change-Id only by that). Each change is merged into the file as it
+ * is now, under .klang/overrides.lock, and written atomically
+ * (core/lockfile.h): two klang instances keep each other's decisions. A
+ * corrupt file is moved aside as overrides.yaml.corrupt. */
 #include "core/series.h"
 
 #include <stdio.h>
@@ -186,7 +187,11 @@ static void serialise(const struct ov_list *l, struct strbuf *sb)
 	}
 }
 
-/* The entry of `l` that names patch p: by Change-Id first, else by commit. */
+/* The entry of `l` that names patch p: by Change-Id first, else by commit.
+ * An entry with a Change-Id names only the patch carrying it (its commit is
+ * where that patch was last seen): were it also taken by commit, a
+ * hand-edited entry could name two patches, and setting one would lose the
+ * other's decision. */
 static struct override *list_find(const struct ov_list *l, const struct patch *p)
 {
 	const char *cid = patch_trailer(p, "Change-Id");
@@ -194,7 +199,7 @@ static struct override *list_find(const struct ov_list *l, const struct patch *p
 		if (l->v[i].change_id && !strcmp(l->v[i].change_id, cid))
 			return &l->v[i];
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].commit && !strcasecmp(l->v[i].commit, p->id))
+		if (l->v[i].commit && !l->v[i].change_id && !strcasecmp(l->v[i].commit, p->id))
 			return &l->v[i];
 	return NULL;
 }

@@ -189,6 +189,28 @@ const struct badinput_row badinput_rows[] = {
     {"a missing log", ": > empty.log", "klang diag diff --gcc nosuch.log --clang empty.log", 2,
      "klang: nosuch.log: No such file or directory"},
 
+    /* patch files: mbox and quilt */
+    {"a directory instead of a patch file", "mkdir -p adir", "klang stack --mbox adir", 2,
+     "klang: adir: is a directory, not a file"},
+    {"a binary file instead of a patch file", "printf 'a\\0b\\n' > bin.mbox",
+     "klang stack --mbox bin.mbox", 1,
+     "klang: bin.mbox: binary file, not a patch or mbox (before the first patch)\n"
+     "klang: stack: no patches in bin.mbox"},
+    {"a patch with a hunk cut short",
+     "printf 'From: A <a@example.org>\\nSubject: [PATCH] x86: fix a\\n\\n---\\n"
+     "diff --git a/a.c b/a.c\\n--- a/a.c\\n+++ b/a.c\\n@@ -1,3 +1,3 @@\\n-int a;\\n"
+     "+long a;\\n' > cut.patch",
+     "klang stack --mbox cut.patch", 1,
+     "klang: cut.patch:11: hunk at line 8 cut short: 2 old and 2 new lines missing (before the "
+     "first patch)\n"
+     "klang: stack: no patches in cut.patch"},
+    {"a quilt series naming a missing patch",
+     "mkdir -p q && printf 'one.patch\\nnosuch.patch\\n' > q/series && printf 'Subject: one\\n\\n"
+     "---\\n--- a/x\\n+++ b/x\\n@@ -1 +1 @@\\n-a\\n+b\\n' > q/one.patch",
+     "klang stack --quilt q --format tsv > q.tsv", 1,
+     "klang: q/series:2: nosuch.patch: No such file or directory (after patch 1)",
+     "test $(wc -l < q.tsv) = 2 && grep -q '^1\t.*\tone\t' q.tsv"},
+
     /* YAML: group rules and the triage store */
     {"invalid regex in group rules",
      ": > empty.log && printf -- '- name: x\\n  flag: \"(\"\\n' > re-rules.yaml",

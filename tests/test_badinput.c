@@ -2,7 +2,7 @@
  * real klang binary on one bad input and asserts its exact message on
  * stderr and its exit status, plus what must hold afterwards (nothing
  * overwritten, nothing left behind). A last test checks that every row is
- * in the document exactly as tested, so the two cannot drift. */
+ * in the document exactly as tested, and no other, so the two cannot drift. */
 #include <CUnit/CUnit.h>
 #include <ctype.h>
 #include <git2.h>
@@ -291,6 +291,14 @@ static void test_doc_matches(void)
 		free(c);
 		free(m);
 	}
+	/* and no row there that is not tested */
+	size_t rows = 0;
+	for (const char *l = doc; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		rows += !strncmp(l, "| ", 2) && strncmp(l, "| Bad input |", 13);
+	if (rows != badinput_nrows)
+		fprintf(stderr, "\n  doc/bad-inputs.md has %zu rows, tests/badinput.c %zu", rows,
+			badinput_nrows);
+	CU_ASSERT_EQUAL(rows, badinput_nrows);
 	free(doc);
 	free(path);
 }

@@ -478,6 +478,37 @@ static void test_format_round_trip(void)
 	}
 }
 
+/* A body that starts like in-body headers ("Subject: ..." quoted from a
+ * report) is exported behind an in-body From: of the writer's own, so it
+ * reads back as it was, not as a new subject. */
+static void test_format_body_like_headers(void)
+{
+	const char *mail =
+	    "From 1234567890123456789012345678901234567890 Mon Sep 17 00:00:00 2001\n"
+	    "From: A U Thor <a@example.org>\n"
+	    "Subject: [PATCH] x86: quote a report\n\n"
+	    "From: Reporter <r@example.org>\n\n"
+	    "Subject: it crashes\n\nThe report said so.\n"
+	    "---\n"
+	    "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-int a;\n+long a;\n";
+	struct patch_files a = {0}, b = {0};
+	mbox_parse(&a, mail, strlen(mail), "a.mbox", NULL);
+	CU_ASSERT_EQUAL_FATAL(a.npatches, 1);
+	CU_ASSERT_STRING_EQUAL(a.patches[0].author, "Reporter");
+	CU_ASSERT_PTR_NOT_NULL(strstr(a.patches[0].body, "Subject: it crashes"));
+	struct strbuf sb = STRBUF_INIT;
+	mbox_format_patch(&a.patches[0], a.patches[0].diff, 1, 1, &sb);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "\n\nFrom: Reporter <r@example.org>\n\nSubject: it"));
+	mbox_parse(&b, sb.buf, sb.len, "b.mbox", NULL);
+	CU_ASSERT_EQUAL_FATAL(b.npatches, 1);
+	CU_ASSERT_STRING_EQUAL(b.patches[0].subject, a.patches[0].subject);
+	CU_ASSERT_STRING_EQUAL(b.patches[0].author, "Reporter");
+	CU_ASSERT_STRING_EQUAL(b.patches[0].body, a.patches[0].body);
+	sb_free(&sb);
+	patch_files_free(&a);
+	patch_files_free(&b);
+}
+
 void suite_mbox(void)
 {
 	CU_pSuite s = CU_add_suite("mbox", NULL, NULL);
@@ -493,4 +524,6 @@ void suite_mbox(void)
 	CU_add_test(s, "diff forms: -pN, renames, binary, quoted paths", test_difftext_forms);
 	CU_add_test(s, "mail dates, encoded words, addresses, subjects", test_mail_helpers);
 	CU_add_test(s, "written as format-patch mails, read back the same", test_format_round_trip);
+	CU_add_test(s, "a body that starts like in-body headers, written and read back",
+		    test_format_body_like_headers);
 }
