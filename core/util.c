@@ -148,6 +148,10 @@ int kerr_set(struct kerr *e, const char *fmt, ...)
 	return -1;
 }
 
+/* Patches, YAML, configs: a whole file in memory, up to this size (logs are
+ * streamed, never read whole). */
+#define READ_FILE_MAX (512 << 20)
+
 char *read_file(const char *path, size_t *lenp, struct kerr *e)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -177,6 +181,13 @@ char *read_file(const char *path, size_t *lenp, struct kerr *e)
 		if (n == 0)
 			break;
 		sb.len += (size_t)n;
+		if (sb.len > READ_FILE_MAX) { /* /dev/zero, or a log given as YAML */
+			kerr_set(e, "%s: larger than %d MB: not a file klang reads whole", path,
+				 READ_FILE_MAX >> 20);
+			close(fd);
+			sb_free(&sb);
+			return NULL;
+		}
 	}
 	close(fd);
 	sb.buf[sb.len] = '\0';

@@ -79,6 +79,8 @@ const struct badinput_row badinput_rows[] = {
     {"a directory instead of a file", "mkdir -p adir.yaml",
      "klang series --patchset adir.yaml --clang 14", 2,
      "klang: adir.yaml: is a directory, not a file"},
+    {"an endless file (a device)", NULL, "klang series --patchset /dev/zero --clang 14", 2,
+     "klang: /dev/zero: larger than 512 MB: not a file klang reads whole"},
     {"missing patchset", NULL, "klang series --patchset nosuch --clang 14", 2,
      "klang: series: patchset 'nosuch' not found"},
 
