@@ -21,6 +21,30 @@ static int toolchain_kind(const char *tc)
 	return -1;
 }
 
+/* A build directory's name, "<arch>-<toolchain>": the arch's length, and
+ * the toolchain's kind in *kind (-1: not a build directory). */
+static size_t build_dir_arch(const char *name, int *kind)
+{
+	const char *dash = strchr(name, '-');
+	*kind = dash && name[0] != '.' ? toolchain_kind(dash + 1) : -1;
+	return *kind < 0 ? 0 : (size_t)(dash - name);
+}
+
+char *buildlogs_arch_of(const char *log)
+{
+	const char *end = strrchr(log, '/'), *dir = end;
+	if (!end)
+		return NULL;
+	while (dir > log && dir[-1] != '/')
+		dir--;
+	char *name = xstrndup(dir, (size_t)(end - dir));
+	int kind;
+	size_t alen = build_dir_arch(name, &kind);
+	char *arch = alen ? xstrndup(name, alen) : NULL;
+	free(name);
+	return arch;
+}
+
 struct cand {
 	char *path;
 	time_t mtime;
@@ -53,9 +77,9 @@ size_t buildlogs_find(const char *repo, struct buildlog_pair **out)
 	size_t na = 0, cap = 0;
 	struct dirent *de;
 	while (dir && (de = readdir(dir))) {
-		const char *dash = strchr(de->d_name, '-');
-		int kind = dash ? toolchain_kind(dash + 1) : -1;
-		if (de->d_name[0] == '.' || kind < 0)
+		int kind;
+		size_t alen = build_dir_arch(de->d_name, &kind);
+		if (kind < 0)
 			continue;
 		struct cand c = {.path = xasprintf("%s/%s/build.log", root, de->d_name)};
 		char *sum = xasprintf("%s/%s/summary.json", root, de->d_name);
@@ -75,7 +99,7 @@ size_t buildlogs_find(const char *repo, struct buildlog_pair **out)
 			free(c.path);
 			continue;
 		}
-		size_t alen = (size_t)(dash - de->d_name), i = 0;
+		size_t i = 0;
 		while (i < na &&
 		       (strlen(a[i].arch) != alen || strncmp(a[i].arch, de->d_name, alen)))
 			i++;

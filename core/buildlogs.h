@@ -19,6 +19,9 @@ struct buildlog_pair {
  * sorted by name. Returns the number of pairs; free with buildlogs_free. */
 size_t buildlogs_find(const char *repo, struct buildlog_pair **out);
 void buildlogs_free(struct buildlog_pair *p, size_t n);
+/* The arch of a log lying in a build directory <arch>-<toolchain>/ (as
+ * `klang build` writes them), else NULL. Caller frees. */
+char *buildlogs_arch_of(const char *log);
 /* A text that changes when the choice or a chosen log changes. Caller frees. */
 char *buildlogs_signature(const struct buildlog_pair *p, size_t n);
 

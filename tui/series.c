@@ -451,7 +451,6 @@ static char *export_default(void)
 	for (char *p = name; *p; p++)
 		if (*p == '/')
 			*p = '-';
-	state_dir_ignore_scratch(S.s.st->repo_path);
 	char *dir = xasprintf("%s/.klang/export/%s-%s", S.s.st->repo_path ? S.s.st->repo_path : ".",
 			      base, S.fmt == EXPORT_QUILT ? "quilt" : "mbox");
 	free(name);
@@ -465,6 +464,8 @@ static void exported(const char *text, void *data)
 		report("export cancelled");
 		return;
 	}
+	if (!*text)
+		state_dir_ignore_scratch(S.s.st->repo_path);
 	char *dir = *text ? xstrdup(text) : export_default();
 	struct apply_result res;
 	struct kerr e;
@@ -527,9 +528,11 @@ static void detect_clang(void *data)
 	const char *cc = clangver_default_cc(NULL);
 	struct clang_version v;
 	char b[32];
-	if (S.have_clang || !S.open) { /* a Clang was picked already */
+	if (S.have_clang || !S.open) /* a Clang was picked already */
 		return;
-	} else if (clangver_detect(cc, &v, &e) < 0) {
+	free(S.no_clang);
+	S.no_clang = NULL;
+	if (clangver_detect(cc, &v, &e) < 0) {
 		S.no_clang = xstrdup(e.msg);
 	} else if (v.apple) {
 		S.no_clang = xasprintf("%s is Apple clang %s, whose numbers are not LLVM's", cc,
@@ -555,10 +558,12 @@ void series_tui_init(struct stack *st)
 	} else {
 		S.open = true;
 	}
-	if (!S.open)
+	if (!S.open) {
 		S.no_clang = xstrdup("the series is not available");
-	else /* after the first screen: `clang --version` takes 20-100 ms */
+	} else { /* after the first screen: `clang --version` takes 20-100 ms */
+		S.no_clang = xstrdup("looking for clang on PATH");
 		loop_add_timer(0, false, detect_clang, NULL);
+	}
 	relayout();
 	if (moved)
 		report_error("series: %s", moved);

@@ -184,26 +184,6 @@ static void apply_triage(void)
 
 static int cmp_item_arch(const void *pa, const void *pb);
 
-/* The arch of a log given by hand when it lies where `klang build` puts
- * it (OUT/<arch>-<toolchain>/build.log), else NULL (unknown). */
-static char *log_arch(const char *path)
-{
-	static const char *const arches[] = {"arm64", "x86_64", "arm", "riscv", "i386",
-					     "powerpc", "mips", "s390", "loongarch", "um"};
-	const char *end = strrchr(path, '/');
-	if (!end)
-		return NULL;
-	const char *dir = end;
-	while (dir > path && dir[-1] != '/')
-		dir--;
-	for (size_t i = 0; i < sizeof(arches) / sizeof(*arches); i++) {
-		size_t n = strlen(arches[i]);
-		if ((size_t)(end - dir) > n + 1 && !strncmp(dir, arches[i], n) && dir[n] == '-')
-			return xstrdup(arches[i]);
-	}
-	return NULL;
-}
-
 static int parse_log(int k, const char *path, const char *arch, struct kerr *e)
 {
 	struct diag_parser_opts o = {.cc = k ? DIAG_CC_CLANG : DIAG_CC_GCC, .arch = arch};
@@ -248,7 +228,7 @@ static int load(struct kerr *e)
 	if (W.gcc_log || W.clang_log) {
 		if (!W.gcc_log || !W.clang_log)
 			return kerr_set(e, "give both --gcc-log and --clang-log");
-		char *ga = log_arch(W.gcc_log), *ca = log_arch(W.clang_log);
+		char *ga = buildlogs_arch_of(W.gcc_log), *ca = buildlogs_arch_of(W.clang_log);
 		int rc = parse_log(0, W.gcc_log, ga, e) || parse_log(1, W.clang_log, ca, e);
 		free(ga);
 		free(ca);
