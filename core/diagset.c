@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_BLOCK (256 * 1024)
+#define ARENA_FIRST (64 * 1024)	    /* a set's first block; each next one doubles */
+#define ARENA_MAX (4 * 1024 * 1024) /* up to this */
 
 struct arena_block {
 	struct arena_block *next;
@@ -24,6 +25,7 @@ struct entry {
 
 struct diag_set {
 	struct arena_block *arena;
+	size_t next_block; /* size of the next block */
 	/* intern table: open addressing, power of two */
 	const char **istr;
 	uint64_t *ihash;
@@ -43,6 +45,9 @@ struct diag_set {
 		const char *tu;
 	} * pairs;
 	size_t pcap, pcount;
+	/* entries whose units moved to the heap (freed without a pass over all) */
+	struct entry **heaped;
+	size_t nheaped, heapcap;
 };
 
 static inline uint64_t mix(uint64_t a, uint64_t b)
@@ -74,22 +79,32 @@ static uint64_t hash_str(const char *s, uint64_t seed)
 	return s ? diag_hash(s, strlen(s), seed) : diag_hash("", 0, seed);
 }
 
+static struct arena_block *block_new(size_t cap)
+{
+	struct arena_block *b = xmalloc(sizeof(*b) + cap);
+	b->cap = cap;
+	b->used = 0;
+	return b;
+}
+
 static void *arena_alloc(struct diag_set *s, size_t n)
 {
 	n = (n + 7) & ~(size_t)7;
 	struct arena_block *b = s->arena;
 	if (!b || b->cap - b->used < n) {
-		size_t cap = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
-		b = xmalloc(sizeof(*b) + cap);
-		b->cap = cap;
-		b->used = 0;
-		if (n > ARENA_BLOCK / 4 && s->arena) {
+		if (!s->next_block)
+			s->next_block = ARENA_FIRST;
+		bool big = n > s->next_block / 4;
+		b = block_new(big ? n : s->next_block - sizeof(*b));
+		if (big && s->arena) {
 			/* a big one-off: keep filling the current block */
 			b->next = s->arena->next;
 			s->arena->next = b;
 		} else {
 			b->next = s->arena;
 			s->arena = b;
+			if (s->next_block < ARENA_MAX)
+				s->next_block *= 2;
 		}
 	}
 	void *p = b->data + b->used;
@@ -162,9 +177,9 @@ void diag_set_free(struct diag_set *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n; i++)
-		if (s->items[i]->tus_heap)
-			free(s->items[i]->d.tus);
+	for (size_t i = 0; i < s->nheaped; i++)
+		free(s->heaped[i]->d.tus);
+	free(s->heaped);
 	while (s->arena) {
 		struct arena_block *b = s->arena;
 		s->arena = b->next;
@@ -289,8 +304,12 @@ static void add_tu(struct diag_set *s, struct entry *e, const char *tu)
 		} else {
 			const char **n = xmalloc(2 * e->tus_cap * sizeof(*n));
 			memcpy(n, d->tus, e->tus_cap * sizeof(*n));
-			if (e->tus_heap)
+			if (e->tus_heap) {
 				free(d->tus);
+			} else {
+				ALLOC_GROW(s->heaped, s->nheaped + 1, s->heapcap);
+				s->heaped[s->nheaped++] = e;
+			}
 			d->tus = n;
 			e->tus_cap *= 2;
 			e->tus_heap = true;
@@ -322,10 +341,12 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 	n->loc = d->loc;
 	n->spell = d->spell;
 	n->flag = d->flag;
-	n->message = d->message ? sdup(s, d->message) : "";
+	/* texts are interned too: macro-made warnings repeat their notes and
+	 * echoed lines thousands of times (memory is most of a big parse) */
+	n->message = d->message ? intern(s, d->message) : "";
 	n->function = d->function;
-	n->source = sdup(s, d->source);
-	n->fixit = sdup(s, d->fixit);
+	n->source = intern(s, d->source);
+	n->fixit = intern(s, d->fixit);
 	n->werror = d->werror;
 	if (d->nnotes) {
 		n->notes = arena_alloc(s, d->nnotes * sizeof(*n->notes));
@@ -334,9 +355,9 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 			struct diag_note *b = &n->notes[i];
 			b->kind = a->kind;
 			b->loc = a->loc;
-			b->msg = a->msg ? sdup(s, a->msg) : "";
+			b->msg = a->msg ? intern(s, a->msg) : "";
 			b->macro = a->macro;
-			b->source = sdup(s, a->source);
+			b->source = intern(s, a->source);
 		}
 	}
 	n->nnotes = d->nnotes;
