@@ -68,9 +68,45 @@ static size_t tb_text(struct strbuf *b, const char *s)
 	return off;
 }
 
-/* A diagnostic with paths as printed, into the normalised set: a repeat
- * costs a path lookup, a cleaned message and a hash probe; only a new one
- * has its notes, chains and source lines normalised and copied. */
+/* Texts of structured input normalised (into the parser's scratch) as the
+ * parser normalises what it reads. */
+static const struct diag *clean_texts(struct diag_parser *p, const struct diag *r, struct diag *c)
+{
+	struct strbuf *tb = &p->tb;
+	sb_reset(tb);
+	size_t om = tb_text(tb, r->message ? r->message : ""), of = tb_text(tb, r->function),
+	       os = tb_text(tb, r->source), ox = tb_text(tb, r->fixit);
+	ALLOC_GROW(p->offs, 3 * r->nnotes + 1, p->offs_cap);
+	size_t *offs = p->offs;
+	for (size_t i = 0; i < r->nnotes; i++) {
+		offs[3 * i] = tb_text(tb, r->notes[i].msg);
+		offs[3 * i + 1] = tb_text(tb, r->notes[i].macro);
+		offs[3 * i + 2] = tb_text(tb, r->notes[i].source);
+	}
+	*c = *r;
+	c->message = pb_str(tb, om);
+	c->function = pb_str(tb, of);
+	c->source = pb_str(tb, os);
+	c->fixit = pb_str(tb, ox);
+	ALLOC_GROW(p->cnotes_buf, r->nnotes + 1, p->cnotes_cap);
+	for (size_t i = 0; i < r->nnotes; i++) {
+		p->cnotes_buf[i] = r->notes[i];
+		p->cnotes_buf[i].msg = pb_str(tb, offs[3 * i]);
+		p->cnotes_buf[i].macro = pb_str(tb, offs[3 * i + 1]);
+		p->cnotes_buf[i].source = pb_str(tb, offs[3 * i + 2]);
+	}
+	c->notes = p->cnotes_buf;
+	return c;
+}
+
+static const char *intern0(struct diag_parser *p, const char *s)
+{
+	return s ? diag_set_intern(p->out, s, strlen(s)) : NULL;
+}
+
+/* A diagnostic with paths as printed and normalised texts, into the
+ * normalised set: a repeat costs a path lookup and a hash probe; only a new
+ * one has its notes and chains normalised and copied. */
 static void emit_norm(struct diag_parser *p, const struct diag *r)
 {
 	struct diag d = *r;
@@ -80,9 +116,7 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	d.loc.file =
 	    r->loc.file == r->spell.file ? d.spell.file : npath(p, r->loc.file ? r->loc.file : "");
 	d.flag = nflag(p, r->flag);
-	sb_reset(&p->mb);
-	lex_text(r->message ? r->message : "", r->message ? strlen(r->message) : 0, &p->mb);
-	d.message = sb_str(&p->mb);
+	d.message = r->message ? r->message : "";
 	const char *tus[1] = {!r->ntus			   ? NULL
 			      : r->tus[0] == r->spell.file ? d.spell.file
 							   : npath(p, r->tus[0])};
@@ -92,34 +126,14 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, tus[0] ? 1 : 0);
 		return;
 	}
-	struct strbuf *tb = &p->tb;
-	sb_reset(tb);
-	size_t of = tb_text(tb, r->function), os = tb_text(tb, r->source),
-	       ox = tb_text(tb, r->fixit);
+	d.function = intern0(p, r->function);
+	d.log = intern0(p, r->log);
 	ALLOC_GROW(p->nnotes_buf, r->nnotes + 1, p->nnotes_cap);
-	ALLOC_GROW(p->offs, 3 * r->nnotes + 1, p->offs_cap);
-	size_t *offs = p->offs;
-	for (size_t i = 0; i < r->nnotes; i++) {
-		offs[3 * i] = tb_text(tb, r->notes[i].msg);
-		offs[3 * i + 1] = tb_text(tb, r->notes[i].macro);
-		offs[3 * i + 2] = tb_text(tb, r->notes[i].source);
-	}
-	d.function =
-	    of == NONE ? NULL : diag_set_intern(p->out, tb->buf + of, strlen(tb->buf + of));
-	d.log = r->log ? diag_set_intern(p->out, r->log, strlen(r->log)) : NULL;
-	d.source = pb_str(tb, os);
-	d.fixit = pb_str(tb, ox);
 	for (size_t i = 0; i < r->nnotes; i++) {
 		struct diag_note *n = &p->nnotes_buf[i];
 		*n = r->notes[i];
 		n->loc.file = npath(p, r->notes[i].loc.file ? r->notes[i].loc.file : "");
-		/* family, group and subgroup come later */
-		n->msg = pb_str(tb, offs[3 * i]);
-		n->macro = offs[3 * i + 1] == NONE
-			       ? NULL
-			       : diag_set_intern(p->out, tb->buf + offs[3 * i + 1],
-						 strlen(tb->buf + offs[3 * i + 1]));
-		n->source = pb_str(tb, offs[3 * i + 2]);
+		n->macro = intern0(p, r->notes[i].macro);
 	}
 	d.notes = p->nnotes_buf;
 	ALLOC_GROW(p->nincs_buf, r->nincludes + 1, p->nincs_cap);
@@ -133,8 +147,11 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	diag_set_insert(p->out, &d, h);
 }
 
-void parser_emit(struct diag_parser *p, const struct diag *in)
+void parser_emit(struct diag_parser *p, const struct diag *in, bool clean)
 {
+	struct diag c;
+	if (!clean)
+		in = clean_texts(p, in, &c);
 	struct diag d = *in;
 	d.cc = DIAG_CC_UNKNOWN; /* both are known on finish */
 	d.arch = NULL;

@@ -34,9 +34,9 @@ struct diag_parser {
 	struct strmap paths, flags; /* as printed -> normalised, interned in out */
 	struct strbuf last_raw;
 	const char *last_norm;
-	struct strbuf mb, tb; /* cleaned text */
-	struct diag_note *nnotes_buf;
-	size_t nnotes_cap;
+	struct strbuf tb; /* cleaned text of structured input */
+	struct diag_note *nnotes_buf, *cnotes_buf;
+	size_t nnotes_cap, cnotes_cap;
 	size_t *offs;
 	size_t offs_cap;
 	struct diag_loc *nincs_buf;
@@ -88,8 +88,10 @@ static inline const char *pb_str(const struct strbuf *b, size_t off)
 	return off == NONE ? NULL : b->buf + off;
 }
 
-/* Put a diagnostic read with paths as printed into the parser's set. */
-void parser_emit(struct diag_parser *p, const struct diag *d);
+/* Put a diagnostic read with paths as printed into the parser's set; its
+ * texts are `clean` when already normalised (lex_text), as the parser keeps
+ * them, not when they come from structured input. */
+void parser_emit(struct diag_parser *p, const struct diag *d, bool clean);
 /* Decide the source root from what was read so far, if not yet done. */
 void parser_decide_root(struct diag_parser *p);
 
