@@ -430,7 +430,7 @@ static int cmd_triage(struct args *a)
 			struct diag_parser_opts o = opts_for(a, a->cc);
 			rc = read_logs(s, a->logs[1], a->nlogs[1], &o, NULL);
 			for (size_t i = 0; !rc && i < diag_set_size(s) && !found; i++)
-				if (diag_set_get(s, i)->fingerprint == fp)
+				if (diag_fp(diag_set_get(s, i)) == fp)
 					found = diag_set_get(s, i);
 			if (!rc && a->nlogs[1] && !found)
 				rc = bad("fingerprint %s is in none of the --from logs", a->pos[0]);

@@ -403,7 +403,7 @@ static void fp_key(const struct diag *d, bool ignore_arch, struct strbuf *k)
 {
 	sb_reset(k);
 	sb_addf(k, "%d\x1f%s\x1f%016llx", d->cc, ignore_arch ? "" : d->arch,
-		(unsigned long long)d->fingerprint);
+		(unsigned long long)diag_fp(d));
 }
 
 /* Second chance when the line's text changed: same file, flag and masked message. */

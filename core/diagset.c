@@ -374,7 +374,6 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 	n->side = d->side;
 	n->base = d->base;
 	n->status = d->status;
-	n->fingerprint = diag_fingerprint(n);
 	return e;
 }
 
@@ -658,29 +657,9 @@ void diag_mask_numbers(const char *m, struct strbuf *out)
 	sb_adds(out, run);
 }
 
-/* Text hashed in chunks of exactly `cap` bytes (the chunking is part of
- * the fingerprints kept in triage stores), fed a span at a time. */
-struct chunk_hash {
-	char buf[512];
-	size_t n, cap;
-	uint64_t h;
-};
-
-static void ch_add(struct chunk_hash *c, const char *s, size_t len)
-{
-	while (len) {
-		size_t k = c->cap - c->n < len ? c->cap - c->n : len;
-		memcpy(c->buf + c->n, s, k);
-		c->n += k;
-		s += k;
-		len -= k;
-		if (c->n == c->cap) {
-			c->h = diag_hash(c->buf, c->n, c->h);
-			c->n = 0;
-		}
-	}
-}
-
+/* Fingerprint texts are hashed in chunks of exactly 256 (message) or 512
+ * (source) bytes, chained: the chunking is part of the fingerprints kept in
+ * triage stores. */
 static bool is_hexish(char c)
 {
 	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') ||
@@ -691,41 +670,47 @@ static bool is_hexish(char c)
  * (and its hex digits, x and dots) becomes '#'. */
 static uint64_t hash_masked(const char *m, uint64_t h)
 {
-	struct chunk_hash c = {.cap = 256, .h = h};
-	const char *run = m, *p = m;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9' || (p > m && is_ident(p[-1])))
-			continue;
-		ch_add(&c, run, (size_t)(p - run));
-		while (p[1] && is_hexish(p[1]))
-			p++;
-		ch_add(&c, "#", 1);
-		run = p + 1;
+	char buf[256];
+	size_t n = 0;
+	for (const char *p = m; *p; p++) {
+		char c = *p;
+		if (c >= '0' && c <= '9' && !(p > m && is_ident(p[-1]))) {
+			while (p[1] && is_hexish(p[1]))
+				p++;
+			c = '#';
+		}
+		buf[n++] = c;
+		if (n == sizeof(buf)) {
+			h = diag_hash(buf, n, h);
+			n = 0;
+		}
 	}
-	ch_add(&c, run, (size_t)(p - run));
-	return diag_hash(c.buf, c.n, c.h);
+	return diag_hash(buf, n, h);
 }
 
 /* Source text with runs of white space folded (gcc and clang expand tabs
  * differently); a blank at the start of a chunk or at the end is dropped. */
 static uint64_t hash_code(const char *src, uint64_t h)
 {
-	struct chunk_hash c = {.cap = 512, .h = h};
+	char buf[512];
+	size_t n = 0;
 	const char *p = src ? src : "";
 	while (*p) {
-		const char *e = p;
-		while (*e && *e != ' ' && *e != '\t')
-			e++;
-		ch_add(&c, p, (size_t)(e - p));
-		if (!*e)
-			break;
-		while (e[1] == ' ' || e[1] == '\t')
-			e++;
-		if (c.n && e[1])
-			ch_add(&c, " ", 1);
-		p = e + 1;
+		if (*p == ' ' || *p == '\t') {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (!n || !*p)
+				continue;
+			buf[n++] = ' ';
+		} else {
+			buf[n++] = *p++;
+		}
+		if (n == sizeof(buf)) {
+			h = diag_hash(buf, n, h);
+			n = 0;
+		}
 	}
-	return diag_hash(c.buf, c.n, c.h);
+	return diag_hash(buf, n, h);
 }
 
 uint64_t diag_fingerprint(const struct diag *d)
@@ -737,6 +722,16 @@ uint64_t diag_fingerprint(const struct diag *d)
 	if (!loc_eq(&d->loc, &d->spell))
 		h = hash_str(d->spell.file, h);
 	return h;
+}
+
+uint64_t diag_fp(const struct diag *d)
+{
+	if (!d->fp_known) {
+		struct diag *w = (struct diag *)d; /* a cache, not a change */
+		w->fp_cache = diag_fingerprint(d);
+		w->fp_known = true;
+	}
+	return d->fp_cache;
 }
 
 const char *diag_kind_name(enum diag_kind k)
