@@ -245,6 +245,7 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 	pcre2_match_data *md = pcre2_match_data_create(64, NULL);
 	struct strbuf sub = STRBUF_INIT;
 	struct hit_cache *cache = xcalloc(2 * r->n + 1, sizeof(*cache));
+	const char **names = xcalloc(r->n + 1, sizeof(*names)); /* interned in s */
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		struct diag *d = diag_set_get(s, i);
 		const char *fam = d->family && *d->family ? d->family : d->flag;
@@ -259,7 +260,9 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 			if (!flag_ok || !match(md, ru->re[P_MESSAGE], d->message, &sub) ||
 			    !match_cached(md, ru->re[P_FILE], &cache[2 * k + 1], d->loc.file, &sub))
 				continue;
-			d->group = diag_set_intern(s, ru->name, strlen(ru->name));
+			if (!names[k])
+				names[k] = diag_set_intern(s, ru->name, strlen(ru->name));
+			d->group = names[k];
 			if (sub.len)
 				d->subgroup = diag_set_intern(s, sub.buf, sub.len);
 			break;
@@ -273,6 +276,7 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 		strmap_free(&cache[k].map);
 	}
 	free(cache);
+	free(names);
 	sb_free(&sub);
 	pcre2_match_data_free(md);
 }
