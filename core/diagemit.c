@@ -58,45 +58,33 @@ static const char *nflag(struct diag_parser *p, const char *raw)
 	return v;
 }
 
-static size_t tb_text(struct strbuf *b, const char *s)
+/* Texts of a new diagnostic normalised: those lex_text would change go
+ * through it into the scratch buffer (sized first, so it does not move),
+ * the others are taken as they are. */
+static void clean_texts(struct diag_parser *p, const char **t, size_t n)
 {
-	if (!s)
-		return NONE;
-	size_t off = b->len;
-	lex_text(s, strlen(s), b);
-	sb_addc(b, '\0');
-	return off;
-}
-
-/* Texts of structured input normalised (into the parser's scratch) as the
- * parser normalises what it reads. */
-static const struct diag *clean_texts(struct diag_parser *p, const struct diag *r, struct diag *c)
-{
+	ALLOC_GROW(p->offs, n, p->offs_cap);
+	size_t *len = p->offs, total = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i])
+			continue;
+		len[i] = strlen(t[i]);
+		if (lex_text_clean(t[i], len[i]))
+			len[i] = NONE;
+		else
+			total += 3 * len[i] + 1;
+	}
 	struct strbuf *tb = &p->tb;
 	sb_reset(tb);
-	size_t om = tb_text(tb, r->message ? r->message : ""), of = tb_text(tb, r->function),
-	       os = tb_text(tb, r->source), ox = tb_text(tb, r->fixit);
-	ALLOC_GROW(p->offs, 3 * r->nnotes + 1, p->offs_cap);
-	size_t *offs = p->offs;
-	for (size_t i = 0; i < r->nnotes; i++) {
-		offs[3 * i] = tb_text(tb, r->notes[i].msg);
-		offs[3 * i + 1] = tb_text(tb, r->notes[i].macro);
-		offs[3 * i + 2] = tb_text(tb, r->notes[i].source);
+	sb_grow(tb, total);
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i] || len[i] == NONE)
+			continue;
+		size_t off = tb->len;
+		lex_text(t[i], len[i], tb);
+		tb->len++; /* and its NUL */
+		t[i] = tb->buf + off;
 	}
-	*c = *r;
-	c->message = pb_str(tb, om);
-	c->function = pb_str(tb, of);
-	c->source = pb_str(tb, os);
-	c->fixit = pb_str(tb, ox);
-	ALLOC_GROW(p->cnotes_buf, r->nnotes + 1, p->cnotes_cap);
-	for (size_t i = 0; i < r->nnotes; i++) {
-		p->cnotes_buf[i] = r->notes[i];
-		p->cnotes_buf[i].msg = pb_str(tb, offs[3 * i]);
-		p->cnotes_buf[i].macro = pb_str(tb, offs[3 * i + 1]);
-		p->cnotes_buf[i].source = pb_str(tb, offs[3 * i + 2]);
-	}
-	c->notes = p->cnotes_buf;
-	return c;
 }
 
 static const char *intern0(struct diag_parser *p, const char *s)
@@ -104,9 +92,9 @@ static const char *intern0(struct diag_parser *p, const char *s)
 	return s ? diag_set_intern(p->out, s, strlen(s)) : NULL;
 }
 
-/* A diagnostic with paths as printed and normalised texts, into the
- * normalised set: a repeat costs a path lookup and a hash probe; only a new
- * one has its notes and chains normalised and copied. */
+/* A diagnostic with paths as printed and its message normalised, into the
+ * normalised set: a repeat costs a path lookup and a hash probe; only a
+ * new one has its other texts, notes and chains normalised and copied. */
 static void emit_norm(struct diag_parser *p, const struct diag *r)
 {
 	struct diag d = *r;
@@ -126,14 +114,29 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, tus[0] ? 1 : 0);
 		return;
 	}
-	d.function = intern0(p, r->function);
+	/* function, source, fix-it, then each note's message, macro, source */
+	ALLOC_GROW(p->txts, 3 * r->nnotes + 3, p->txts_cap);
+	const char **t = p->txts;
+	t[0] = r->function, t[1] = r->source, t[2] = r->fixit;
+	for (size_t i = 0; i < r->nnotes; i++) {
+		t[3 + 3 * i] = r->notes[i].msg;
+		t[4 + 3 * i] = r->notes[i].macro;
+		t[5 + 3 * i] = r->notes[i].source;
+	}
+	clean_texts(p, t, 3 * r->nnotes + 3);
+	d.function = intern0(p, t[0]);
 	d.log = intern0(p, r->log);
+	d.source = t[1];
+	d.fixit = t[2];
 	ALLOC_GROW(p->nnotes_buf, r->nnotes + 1, p->nnotes_cap);
 	for (size_t i = 0; i < r->nnotes; i++) {
 		struct diag_note *n = &p->nnotes_buf[i];
 		*n = r->notes[i];
 		n->loc.file = npath(p, r->notes[i].loc.file ? r->notes[i].loc.file : "");
-		n->macro = intern0(p, r->notes[i].macro);
+		/* family, group and subgroup come later */
+		n->msg = t[3 + 3 * i];
+		n->macro = intern0(p, t[4 + 3 * i]);
+		n->source = t[5 + 3 * i];
 	}
 	d.notes = p->nnotes_buf;
 	ALLOC_GROW(p->nincs_buf, r->nincludes + 1, p->nincs_cap);
@@ -149,12 +152,15 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 
 void parser_emit(struct diag_parser *p, const struct diag *in, bool clean)
 {
-	struct diag c;
-	if (!clean)
-		in = clean_texts(p, in, &c);
 	struct diag d = *in;
 	d.cc = DIAG_CC_UNKNOWN; /* both are known on finish */
 	d.arch = NULL;
+	if (!clean) {
+		sb_reset(&p->mb);
+		lex_text(in->message ? in->message : "", in->message ? strlen(in->message) : 0,
+			 &p->mb);
+		d.message = p->mb.buf;
+	}
 	if (!p->raw) {
 		emit_norm(p, &d);
 		return;

@@ -444,6 +444,21 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+bool lex_text_clean(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		if (((w - 0x2020202020202020ull) | w) & 0x8080808080808080ull)
+			break;
+	}
+	for (; i < n; i++)
+		if (((unsigned char)s[i] < 0x20 && s[i] != '\t') || (unsigned char)s[i] >= 0x80)
+			return false;
+	return true;
+}
+
 void lex_text(const char *s, size_t n, struct strbuf *out)
 {
 	const unsigned char *u = (const unsigned char *)s;

@@ -34,11 +34,13 @@ struct diag_parser {
 	struct strmap paths, flags; /* as printed -> normalised, interned in out */
 	struct strbuf last_raw;
 	const char *last_norm;
-	struct strbuf tb; /* cleaned text of structured input */
-	struct diag_note *nnotes_buf, *cnotes_buf;
-	size_t nnotes_cap, cnotes_cap;
+	struct strbuf mb, tb; /* cleaned text */
+	struct diag_note *nnotes_buf;
+	size_t nnotes_cap;
 	size_t *offs;
 	size_t offs_cap;
+	const char **txts;
+	size_t txts_cap;
 	struct diag_loc *nincs_buf;
 	size_t nincs_cap;
 	struct strbuf part, clean;
@@ -89,8 +91,8 @@ static inline const char *pb_str(const struct strbuf *b, size_t off)
 }
 
 /* Put a diagnostic read with paths as printed into the parser's set; its
- * texts are `clean` when already normalised (lex_text), as the parser keeps
- * them, not when they come from structured input. */
+ * message is `clean` when already normalised (lex_text), as the parser
+ * keeps it, not when it comes from structured input. */
 void parser_emit(struct diag_parser *p, const struct diag *d, bool clean);
 /* Decide the source root from what was read so far, if not yet done. */
 void parser_decide_root(struct diag_parser *p);
