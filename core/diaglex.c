@@ -444,17 +444,26 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+static bool text_byte_ok(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x80) || c == '\t';
+}
+
 bool lex_text_clean(const char *s, size_t n)
 {
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
 		memcpy(&w, s + i, 8);
+		/* a byte < 0x20 or >= 0x80 in this word: a tab (code is indented
+		 * with them) is fine, and the scan goes on */
 		if (((w - 0x2020202020202020ull) | w) & 0x8080808080808080ull)
-			break;
+			for (size_t k = 0; k < 8; k++)
+				if (!text_byte_ok((unsigned char)s[i + k]))
+					return false;
 	}
 	for (; i < n; i++)
-		if (((unsigned char)s[i] < 0x20 && s[i] != '\t') || (unsigned char)s[i] >= 0x80)
+		if (!text_byte_ok((unsigned char)s[i]))
 			return false;
 	return true;
 }
