@@ -383,6 +383,14 @@ static void test_triage_keys(void)
 	CU_ASSERT(has(yaml ? yaml : "", "real overflow"));
 	remove(path);
 	free(yaml);
+	/* on a row both compilers reported, GCC's diagnostic gets the status too */
+	run_script(&r, "4ssjW\n:save-display 1\n");
+	CU_ASSERT(has(r.s[1], "[warnings] both:"));
+	CU_ASSERT(has(r.s[1], "1 diagnostic marked wontfix"));
+	yaml = read_file(path, NULL, &e);
+	CU_ASSERT_EQUAL(count_rows(yaml ? yaml : "", "  status: wontfix"), 2);
+	remove(path);
+	free(yaml);
 	free(path);
 	run_free(&r);
 }

@@ -695,7 +695,8 @@ static void fold_all(struct view *v, bool open)
 }
 
 /* Set the status (and note unless NULL) of the row: every diagnostic of a
- * group row, else those of the item. */
+ * group row, else those of the item; on a row both compilers reported, the
+ * GCC diagnostic too (its fingerprint differs: other message, other line). */
 static void set_triage(struct view *v, int status, const char *note)
 {
 	const struct wrow *r = row_at(v);
@@ -708,9 +709,11 @@ static void set_triage(struct view *v, int status, const char *note)
 	for (size_t i = first; i < last; i++) {
 		const struct witem *it = &W.groups[r->g].items[i];
 		for (size_t k = 0; k < it->n; k++) {
-			const struct diag *d = it->d[k];
-			int st = status < 0 ? d->status : status;
-			triage_set(W.tri, diag_fp(d), st, note ? note : d->triage_note, d);
+			/* a row found by both compilers: GCC's report of it too */
+			for (const struct diag *d = it->d[k]; d; d = d == it->d[k] ? d->peer : NULL) {
+				int st = status < 0 ? d->status : status;
+				triage_set(W.tri, diag_fp(d), st, note ? note : d->triage_note, d);
+			}
 		}
 		count++;
 	}
