@@ -113,7 +113,11 @@ void triage_set(struct triage *t, uint64_t fp, int status, const char *note, con
 	}
 	e->status = status;
 	e->changed = true;
-	replace(&e->note, note);
+	if (note) { /* NULL keeps the note, "" removes it */
+		e->note_changed = true;
+		free(e->note);
+		e->note = *note ? xstrdup(note) : NULL;
+	}
 	if (d) {
 		replace(&e->file, d->loc.file);
 		replace(&e->flag, d->flag);
@@ -242,7 +246,8 @@ static int merge(void *data, const char *path, const char *text, size_t len, str
 		const struct triage_entry *en = v;
 		if (!en->changed)
 			continue;
-		triage_set(m->now, en->fingerprint, en->status, en->note, NULL);
+		triage_set(m->now, en->fingerprint, en->status,
+			   en->note_changed ? (en->note ? en->note : "") : NULL, NULL);
 		struct triage_entry *dst = (struct triage_entry *)triage_get(m->now, en->fingerprint);
 		replace(&dst->file, en->file);
 		replace(&dst->flag, en->flag);

@@ -33,6 +33,7 @@ struct triage_entry {
 	char *note;		     /* or NULL */
 	char *file, *flag, *message; /* for people reading the file */
 	bool changed;		     /* set since load: merged into the file on save */
+	bool note_changed;	     /* the note was set (or removed) since load */
 };
 
 struct triage;
@@ -52,8 +53,8 @@ int triage_load(struct triage *t, const char *path, struct kerr *e);
 int triage_save(struct triage *t, const char *path, struct kerr *e);
 const struct triage_entry *triage_get(const struct triage *t, uint64_t fingerprint);
 size_t triage_count(const struct triage *t);
-/* Set a status (and a note unless NULL) for a fingerprint; d (may be NULL)
- * fills in file, flag and message. */
+/* Set a status (and a note unless NULL; "" removes it) for a fingerprint;
+ * d (may be NULL) fills in file, flag and message. */
 void triage_set(struct triage *t, uint64_t fingerprint, int status, const char *note,
 		const struct diag *d);
 /* Copy statuses and notes into the diagnostics of a set. */

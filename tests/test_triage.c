@@ -30,6 +30,8 @@ static void test_roundtrip(void)
 		   "SIZE_MAX / 4 on 64-bit: \"always\" false", xdr);
 	triage_set(t, diag_fp(trace), TRIAGE_CONFIRMED, NULL, trace);
 	triage_set(t, 0x1234, TRIAGE_NEW, NULL, NULL); /* back at new, no note: not written */
+	triage_set(t, 0x5678, TRIAGE_NEW, "a note", NULL);
+	triage_set(t, 0x5678, TRIAGE_NEW, "", NULL); /* an empty note removes it: gone too */
 	CU_ASSERT_EQUAL(triage_save(t, path, &e), 0);
 	triage_free(t);
 
@@ -43,6 +45,8 @@ static void test_roundtrip(void)
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(text, "note: \"SIZE_MAX / 4 on 64-bit: \\\"always\\\" false\""));
 	CU_ASSERT_PTR_NULL(strstr(text, "0000000000001234"));
+	CU_ASSERT_PTR_NULL(strstr(text, "0000000000005678"));
+	CU_ASSERT_PTR_NULL(strstr(text, "note: \"\""));
 	free(text);
 	char *kdir = xasprintf("%s/.klang", dir);
 	DIR *dh = opendir(kdir);
@@ -68,6 +72,19 @@ static void test_roundtrip(void)
 	CU_ASSERT_EQUAL(d->status, TRIAGE_CONFIRMED);
 	CU_ASSERT_FALSE(triage_settled(d->status));
 	CU_ASSERT_EQUAL(dt_find(s2, "kernel/fork.c", 1276, NULL)->status, TRIAGE_NEW);
+	/* an empty note removes the stored one; a status without a note keeps it */
+	triage_set(t, diag_fp(xdr), TRIAGE_FALSE_POSITIVE, "", NULL);
+	triage_set(t, diag_fp(trace), TRIAGE_WONTFIX, "kept", NULL);
+	CU_ASSERT_EQUAL(triage_save(t, path, &e), 0);
+	triage_free(t);
+	t = triage_new();
+	triage_set(t, diag_fp(trace), TRIAGE_FIXED, NULL, NULL);
+	CU_ASSERT_EQUAL(triage_save(t, path, &e), 0);
+	text = read_file(path, NULL, &e);
+	CU_ASSERT_PTR_NULL(strstr(text ? text : "", "SIZE_MAX"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text ? text : "", "status: fixed\n  file: \"arch/x86"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text ? text : "", "note: \"kept\""));
+	free(text);
 	triage_free(t);
 	diag_set_free(s2);
 	diag_set_free(s);
