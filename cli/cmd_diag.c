@@ -1,6 +1,5 @@
 /* klang diag: parse build logs, diff GCC against Clang or a build against an
  * earlier one, and set triage statuses, from the command line. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,13 +263,7 @@ static void *reader_run(void *arg)
 
 static int read_both(struct reader *a, struct reader *b)
 {
-	pthread_t t;
-	bool threaded = pthread_create(&t, NULL, reader_run, b) == 0;
-	reader_run(a);
-	if (threaded)
-		pthread_join(t, NULL);
-	else
-		reader_run(b);
+	run_both(reader_run, a, b);
 	return a->rc ? a->rc : b->rc;
 }
 

@@ -7,7 +7,6 @@
  * (diag.loc, which the parser computes for both) and the flag family. */
 #include "core/diagdiff.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,19 +309,6 @@ static void *side_find(void *arg)
 	return NULL;
 }
 
-/* Both sides at once, in two steps (each side indexed, then each looked up
- * in the other): a side's diagnostics are written by its own thread only. */
-static void both_sides(void *(*fn)(void *), struct side_job *a, struct side_job *b)
-{
-	pthread_t t;
-	bool threaded = pthread_create(&t, NULL, fn, b) == 0;
-	fn(a);
-	if (threaded)
-		pthread_join(t, NULL);
-	else
-		fn(b);
-}
-
 void diag_diff_compilers(struct diag_set *gcc, struct diag_set *clang,
 			 const struct diag_families *f, bool ignore_arch, struct diag_diff *out)
 {
@@ -330,8 +316,11 @@ void diag_diff_compilers(struct diag_set *gcc, struct diag_set *clang,
 	struct matcher gm = {.ignore_arch = ignore_arch}, cm = {.ignore_arch = ignore_arch};
 	struct side_job c = {f, clang, &cm, &gm, DIAG_SIDE_CLANG_ONLY, {0}, 0},
 			g = {f, gcc, &gm, &cm, DIAG_SIDE_GCC_ONLY, {0}, 0};
-	both_sides(side_index, &c, &g);
-	both_sides(side_find, &c, &g);
+	/* both sides at once, in two steps (each side indexed, then each
+	 * looked up in the other): a side's diagnostics are written by its
+	 * own thread only */
+	run_both(side_index, &c, &g);
+	run_both(side_find, &c, &g);
 	out->both = c.rows.both;
 	out->clang_only = c.rows.n - c.rows.both;
 	out->gcc_only = g.rows.n;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,4 +357,15 @@ void warnx_(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
+}
+
+void run_both(void *(*fn)(void *), void *a, void *b)
+{
+	pthread_t t;
+	bool threaded = pthread_create(&t, NULL, fn, b) == 0;
+	fn(a);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		fn(b);
 }

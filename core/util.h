@@ -87,4 +87,8 @@ void str_flatten(char *s);
 /* Print a message "klang: ..." to stderr. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* fn(a) here and fn(b) in a thread, both done on return (one after the
+ * other if no thread can be made). */
+void run_both(void *(*fn)(void *), void *a, void *b);
+
 #endif

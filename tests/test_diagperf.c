@@ -1,6 +1,6 @@
 /* Tests for the fast paths of the diagnostics modules: fingerprints (kept in
- * triage stores, so they must never change) against the byte-at-a-time
- * definition, lex_text's word-at-a-time scan against its byte rules, and
+ * triage stores, so they must never change) against their values as first
+ * defined, lex_text's word-at-a-time scan against its byte rules, and
  * the order of group_collect against a stable sort on the strings. */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
@@ -10,72 +10,6 @@
 #include "core/diaglex.h"
 #include "core/group.h"
 #include "core/util.h"
-
-/* The fingerprint as first defined: every byte through a small buffer
- * hashed whenever it is full. */
-static bool ident(char c)
-{
-	return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c >= '0' && c <= '9');
-}
-
-static uint64_t ref_str(const char *s, uint64_t h)
-{
-	return diag_hash(s ? s : "", s ? strlen(s) : 0, h);
-}
-
-static uint64_t ref_masked(const char *m, uint64_t h)
-{
-	char buf[256];
-	size_t n = 0;
-	for (const char *p = m; *p; p++) {
-		char c = *p;
-		if (c >= '0' && c <= '9' && !(p > m && ident(p[-1]))) {
-			while (p[1] && strchr("0123456789abcdefABCDEFxX.", p[1]))
-				p++;
-			c = '#';
-		}
-		buf[n++] = c;
-		if (n == sizeof(buf)) {
-			h = diag_hash(buf, n, h);
-			n = 0;
-		}
-	}
-	return diag_hash(buf, n, h);
-}
-
-static uint64_t ref_code(const char *src, uint64_t h)
-{
-	char buf[512];
-	size_t n = 0;
-	for (const char *p = src ? src : ""; *p; p++) {
-		if (*p == ' ' || *p == '\t') {
-			while (p[1] == ' ' || p[1] == '\t')
-				p++;
-			if (!n || !p[1])
-				continue;
-			buf[n++] = ' ';
-		} else {
-			buf[n++] = *p;
-		}
-		if (n == sizeof(buf)) {
-			h = diag_hash(buf, n, h);
-			n = 0;
-		}
-	}
-	return diag_hash(buf, n, h);
-}
-
-static uint64_t ref_fingerprint(const struct diag *d)
-{
-	uint64_t h = ref_str(d->loc.file, 0x6b6c616e67ull);
-	h = ref_str(d->flag, h);
-	h = ref_masked(d->message ? d->message : "", h);
-	h = ref_code(d->source, h);
-	if (d->loc.line != d->spell.line || d->loc.col != d->spell.col ||
-	    strcmp(d->loc.file ? d->loc.file : "", d->spell.file ? d->spell.file : ""))
-		h = ref_str(d->spell.file, h);
-	return h;
-}
 
 static unsigned long long seed = 42;
 
@@ -99,8 +33,13 @@ static char *random_text(size_t max)
 	return sb.buf ? sb_detach(&sb) : xstrdup("");
 }
 
+/* Fingerprints of texts with numbers, hex, blank runs and tabs, short and
+ * long (chunk boundaries fall everywhere), against the values they have
+ * had since they were defined: triage stores keep them. */
 static void test_fingerprint_unchanged(void)
 {
+	uint64_t digest = 0;
+	seed = 42;
 	for (int i = 0; i < 3000; i++) {
 		char *msg = random_text(i < 1500 ? 80 : 1400), *src = random_text(i < 1500 ? 60 : 2100);
 		struct diag d = {0};
@@ -109,10 +48,13 @@ static void test_fingerprint_unchanged(void)
 		d.flag = i % 5 ? "-Wunused" : NULL;
 		d.message = msg;
 		d.source = i % 7 ? src : NULL;
-		CU_ASSERT_EQUAL(diag_fingerprint(&d), ref_fingerprint(&d));
+		digest = digest * 0x100000001b3ull ^ diag_fingerprint(&d);
 		free(msg);
 		free(src);
 	}
+	/* the fingerprints of all 3,000, as first defined (byte at a time through
+	 * 256- and 512-byte chunks): any change to them shows here */
+	CU_ASSERT_EQUAL(digest, 0x4623d253e7f50d03ull);
 }
 
 /* lex_text keeps printable ASCII, turns controls into blanks (tabs stay),
