@@ -55,7 +55,6 @@ struct diag {
 	const char *function;	 /* gcc's "In function 'f'" context, or NULL */
 	const char *source;	 /* echoed source line at loc (trimmed), or NULL */
 	const char *fixit;	 /* fix-it text the compiler suggested, or NULL */
-	bool werror;		 /* reported as an error by -Werror */
 	struct diag_note *notes; /* in log order */
 	size_t nnotes;
 	size_t nmacros;		   /* notes[0..nmacros) are this diagnostic's macro chain */
@@ -64,20 +63,21 @@ struct diag {
 	const char **tus; /* distinct translation units that reported it */
 	size_t ntus;
 	unsigned occurrences; /* times it was reported */
+	bool werror;	      /* reported as an error by -Werror */
 	/* diag_fp(): the fingerprint, worked out the first time it is asked
 	 * for (a parse for TSV or text without a triage store never does) */
-	uint64_t fp_cache;
 	bool fp_known;
+	uint64_t fp_cache;
 
 	/* Filled in by later stages. */
-	const char *family; /* flag family (diag_families_apply) */
-	enum diag_side side;
-	struct diag *peer; /* the other compiler's match */
-	enum diag_base base;
+	const char *family;   /* flag family (diag_families_apply) */
+	struct diag *peer;    /* the other compiler's match */
 	const char *group;    /* group rule name, or the family */
 	const char *subgroup; /* from named captures, or NULL */
-	int status;	      /* enum triage_status, 0 = new */
 	const char *triage_note;
+	enum diag_side side;
+	enum diag_base base;
+	int status;   /* enum triage_status, 0 = new */
 	size_t index; /* position in its set */
 };
 
