@@ -212,14 +212,23 @@ static void cache_put(struct objread *o, struct entry *e)
 	}
 }
 
-static struct entry *entry_new(size_t len)
+/* zlib's fast decoding loop runs only while 258 bytes of output room are
+ * left: an exact-size buffer would decode a small object a byte at a time */
+#define INFLATE_SLACK 258
+
+static struct entry *entry_alloc(size_t len, size_t slack)
 {
-	struct entry *e = xmalloc(sizeof(*e) + len + 1);
+	struct entry *e = xmalloc(sizeof(*e) + len + 1 + slack);
 	memset(e, 0, sizeof(*e));
 	e->len = len;
 	e->data[len] = '\0';
 	e->pins = 1;
 	return e;
+}
+
+static struct entry *entry_new(size_t len)
+{
+	return entry_alloc(len, 0);
 }
 
 void objread_limit(struct objread *o, size_t bytes)
@@ -326,9 +335,9 @@ static bool parse_header(const struct pack *p, uint64_t off, struct hdr *h)
 static char *inflate_at(struct objread *o, const struct pack *p, const struct hdr *h,
 			struct entry **out)
 {
-	if (h->size >= UINT32_MAX) /* zlib counts in 32 bits: leave it to libgit2 */
+	if (h->size >= UINT32_MAX - INFLATE_SLACK - 1) /* zlib counts in 32 bits: libgit2 */
 		return NULL;
-	struct entry *e = entry_new(h->size);
+	struct entry *e = entry_alloc(h->size, INFLATE_SLACK);
 	if (!o->zs_ready) {
 		if (inflateInit(&o->zs) != Z_OK)
 			goto fail;
@@ -340,7 +349,8 @@ static char *inflate_at(struct objread *o, const struct pack *p, const struct hd
 	size_t avail = p->data_len - h->data;
 	o->zs.avail_in = avail > UINT32_MAX ? UINT32_MAX : (unsigned)avail;
 	o->zs.next_out = (unsigned char *)e->data;
-	o->zs.avail_out = (unsigned)h->size + 1; /* room to see a stream that is too long */
+	/* room to see a stream that is too long */
+	o->zs.avail_out = (unsigned)h->size + 1 + INFLATE_SLACK;
 	int rc = inflate(&o->zs, Z_FINISH);
 	if (rc != Z_STREAM_END || o->zs.total_out != h->size)
 		goto fail;
