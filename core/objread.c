@@ -426,8 +426,9 @@ fail:
 }
 
 /* The object at a pack offset: down its delta chain to a cached object or a
- * whole one, then up again, keeping every object made on the way. */
-static struct entry *read_at(struct objread *o, uint32_t pack, uint64_t off)
+ * whole one, then up again, keeping every object made on the way (but a
+ * whole object read `once` is not kept). */
+static struct entry *read_at(struct objread *o, uint32_t pack, uint64_t off, bool once)
 {
 	struct chain {
 		uint32_t pack;
@@ -459,7 +460,8 @@ static struct entry *read_at(struct objread *o, uint32_t pack, uint64_t off)
 			cur->type = (git_object_t)c->h.type;
 			cur->pack = pack;
 			cur->offset = off;
-			cache_put(o, cur);
+			if (!once || n)
+				cache_put(o, cur);
 			break;
 		}
 	}
@@ -488,14 +490,14 @@ out:
 	return cur;
 }
 
-int objread_read(struct objread *o, const git_oid *id, git_object_t *type, const char **data,
-		 size_t *len)
+static int read_object(struct objread *o, const git_oid *id, git_object_t *type,
+		       const char **data, size_t *len, bool once)
 {
 	uint32_t pack;
 	uint64_t off;
 	struct entry *e = NULL;
 	if (find(o, id->id, &pack, &off))
-		e = read_at(o, pack, off);
+		e = read_at(o, pack, off, once);
 	if (!e) { /* loose, or not readable here: libgit2 */
 		git_odb *odb;
 		git_odb_object *obj;
@@ -514,4 +516,16 @@ int objread_read(struct objread *o, const git_oid *id, git_object_t *type, const
 	*data = e->data;
 	*len = e->len;
 	return 0;
+}
+
+int objread_read(struct objread *o, const git_oid *id, git_object_t *type, const char **data,
+		 size_t *len)
+{
+	return read_object(o, id, type, data, len, false);
+}
+
+int objread_read_once(struct objread *o, const git_oid *id, git_object_t *type,
+		      const char **data, size_t *len)
+{
+	return read_object(o, id, type, data, len, true);
 }

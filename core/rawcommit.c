@@ -151,7 +151,7 @@ int rawcommit_read(struct objread *o, const git_oid *id, struct rawcommit *c)
 	size_t len;
 	memset(c, 0, sizeof(*c));
 	c->parents = c->parents_inline;
-	if (objread_read(o, id, &type, &data, &len) < 0)
+	if (objread_read_once(o, id, &type, &data, &len) < 0)
 		return -1;
 	if (type != GIT_OBJECT_COMMIT || rawcommit_parse(c, data, len) < 0) {
 		objread_release(o, data);
