@@ -42,9 +42,9 @@ static bool digits(const char *s, const char *end, size_t min, size_t max, int64
 	return true;
 }
 
-/* "PREFIX Name <email> 1600000000 +0100\n": libgit2 finds the last '<' and
- * the last '>' of the line and trims what they enclose. Only that form
- * with a time and a four-digit zone is read here. */
+/* "PREFIX Name <email> 1600000000 +0100\n": the name and email trimmed as
+ * libgit2 trims them. Only that form (one '<', a time, a four-digit zone)
+ * is read here. */
 static bool signature(const char **s, const char *end, const char *prefix, size_t plen,
 		      const char **name, size_t *name_len, const char **email,
 		      size_t *email_len, int64_t *when, int *offset)
@@ -55,7 +55,9 @@ static bool signature(const char **s, const char *end, const char *prefix, size_
 	p += plen;
 	const char *lt = memrchr(p, '<', (size_t)(eol - p));
 	const char *gt = memrchr(p, '>', (size_t)(eol - p));
-	if (!lt || !gt || gt <= lt)
+	/* a name with angle brackets of its own is libgit2's to read */
+	if (!lt || !gt || gt <= lt || memchr(p, '>', (size_t)(lt - p)) ||
+	    memchr(p, '<', (size_t)(lt - p)))
 		return false;
 	const char *a = p, *b = lt;
 	while (a < b && git_space(*a))
@@ -93,6 +95,7 @@ int rawcommit_parse(struct rawcommit *c, const char *data, size_t len)
 	int off;
 	c->parents = c->parents_inline;
 	c->nparents = 0;
+	c->data = NULL; /* set by rawcommit_read */
 	c->encoding = NULL;
 	c->encoding_len = 0;
 	if (strlen(data) != len || !oid_line(&s, end, "tree ", 5, &c->tree))
