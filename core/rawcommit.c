@@ -16,13 +16,30 @@ static bool git_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || (c >= '\v' && c <= '\r');
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* 40 lowercase hex digits (as git writes them; libgit2 reads the others) */
+static bool hex_oid(const char *s, git_oid *id)
+{
+	for (size_t i = 0; i < GIT_OID_RAWSZ; i++) {
+		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return false;
+		id->id[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return true;
+}
+
 /* "PREFIX <40 hex>\n" at *s: the id, *s moved past the line. */
 static bool oid_line(const char **s, const char *end, const char *prefix, size_t plen,
 		     git_oid *id)
 {
 	const char *p = *s;
 	if ((size_t)(end - p) < plen + GIT_OID_HEXSZ + 1 || memcmp(p, prefix, plen) ||
-	    p[plen + GIT_OID_HEXSZ] != '\n' || git_oid_fromstrn(id, p + plen, GIT_OID_HEXSZ) < 0)
+	    p[plen + GIT_OID_HEXSZ] != '\n' || !hex_oid(p + plen, id))
 		return false;
 	*s = p + plen + GIT_OID_HEXSZ + 1;
 	return true;

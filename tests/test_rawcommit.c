@@ -136,6 +136,8 @@ static const struct {
 	{ TREE "parent 123\n" AUTHOR COMMITTER "\nshort parent\n", false },
 	{ TREE P1 "committer only <c@example.org> 1 +0000\n\nno author\n", false },
 	{ "tree xyz\n" P1 AUTHOR COMMITTER "\nbad tree\n", false },
+	{ TREE "parent 1111111111111111111111111111111111111ABC\n" AUTHOR COMMITTER "\nupper\n",
+	  false },
 };
 
 /* Commits written as raw objects: each either read as libgit2 reads it,
