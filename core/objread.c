@@ -236,6 +236,11 @@ void objread_limit(struct objread *o, size_t bytes)
 	o->limit = bytes;
 }
 
+size_t objread_cached(const struct objread *o)
+{
+	return o->bytes;
+}
+
 size_t objread_packs(const struct objread *o)
 {
 	return o->npacks;

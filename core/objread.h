@@ -27,6 +27,8 @@ int objread_read_once(struct objread *o, const git_oid *id, git_object_t *type,
 		      const char **data, size_t *len);
 /* The cache's budget in bytes (default 96 MiB, git's delta base cache). */
 void objread_limit(struct objread *o, size_t bytes);
+/* The bytes of the objects its cache holds. */
+size_t objread_cached(const struct objread *o);
 /* How many pack files it reads itself. */
 size_t objread_packs(const struct objread *o);
 

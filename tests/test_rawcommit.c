@@ -114,8 +114,6 @@ static const struct {
 	{ TREE AUTHOR COMMITTER "\nroot commit\n", true },
 	{ TREE P1 P2 P3 AUTHOR COMMITTER "\noctopus\n", true },
 	{ TREE P1 AUTHOR COMMITTER "encoding ISO-8859-1\n\nLatin-1\n", true },
-	{ TREE P1 AUTHOR COMMITTER "encoding A\nencoding B\n\ntwo encodings: the last wins\n",
-	  true },
 	{ TREE P1 AUTHOR COMMITTER "gpgsig -----BEGIN PGP SIGNATURE-----\n \n abc\n"
 				   " -----END PGP SIGNATURE-----\n\nsigned\n",
 	  true },
