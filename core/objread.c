@@ -360,6 +360,8 @@ static char *inflate_at(struct objread *o, const struct pack *p, const struct hd
 	if (rc != Z_STREAM_END || o->zs.total_out != h->size)
 		goto fail;
 	e->data[h->size] = '\0';
+	/* give the room back (in place): the cache counts only the object */
+	e = xrealloc(e, sizeof(*e) + h->size + 1);
 	*out = e;
 	return e->data;
 fail:
