@@ -360,8 +360,6 @@ static char *inflate_at(struct objread *o, const struct pack *p, const struct hd
 	if (rc != Z_STREAM_END || o->zs.total_out != h->size)
 		goto fail;
 	e->data[h->size] = '\0';
-	/* give the room back (in place): the cache counts only the object */
-	e = xrealloc(e, sizeof(*e) + h->size + 1);
 	*out = e;
 	return e->data;
 fail:
@@ -467,8 +465,12 @@ static struct entry *read_at(struct objread *o, uint32_t pack, uint64_t off, boo
 			cur->type = (git_object_t)c->h.type;
 			cur->pack = pack;
 			cur->offset = off;
-			if (!once || n)
+			if (!once || n) {
+				/* the fast loop's room back (in place): the cache
+				 * counts only the object */
+				cur = xrealloc(cur, sizeof(*cur) + cur->len + 1);
 				cache_put(o, cur);
+			}
 			break;
 		}
 	}
