@@ -10,15 +10,16 @@ BENCH_TABLE=${BENCH_TABLE:-$BENCH_DIR/table}
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# best_ms RUNS CMD...: the best wall time of RUNS runs, in ms (output to a
-# file: grep -c stops at the first match when its output is /dev/null)
+# best_ms RUNS CMD...: the best wall time of RUNS runs, in ms. Output goes
+# to $BENCH_OUT, by default a file: grep -c stops at the first match when
+# its output is /dev/null, and is timed writing to a file.
 best_ms() {
 	_runs=$1
 	shift
 	_b=
 	for _ in $(seq "$_runs"); do
 		_s=$(date +%s%N)
-		"$@" >"$BENCH_DIR/out"
+		"$@" >"${BENCH_OUT:-$BENCH_DIR/out}"
 		_e=$(date +%s%N)
 		_t=$(((_e - _s) / 1000000))
 		if [ -z "$_b" ] || [ "$_t" -lt "$_b" ]; then _b=$_t; fi
@@ -34,7 +35,7 @@ best_cpu_ms() {
 	shift
 	_b=
 	for _ in $(seq "$_runs"); do
-		_t=$( { /usr/bin/time -f '%U %S' "$@" >"$BENCH_DIR/out"; } 2>&1 | tail -1 |
+		_t=$( { /usr/bin/time -f '%U %S' "$@" >"${BENCH_OUT:-$BENCH_DIR/out}"; } 2>&1 | tail -1 |
 			awk '{ printf "%d", ($1 + $2) * 1000 }')
 		if [ -z "$_b" ] || [ "$_t" -lt "$_b" ]; then _b=$_t; fi
 	done

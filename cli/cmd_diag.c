@@ -182,8 +182,55 @@ static struct diag_parser_opts opts_for(const struct args *a, enum diag_cc cc)
 	    .cc = cc, .arch = a->arch, .src_root = a->src_root, .build_dir = a->build_dir};
 }
 
+/* Families, groups and triage statuses, from the shipped files, the repo's
+ * .klang/ and the command line: loaded once (errors said once), applied to
+ * each set (in the thread that read it: the three only read what they hold). */
+struct annot {
+	struct diag_families *fam;
+	struct group_rules *rules;
+	struct triage *tri;
+};
+
+static void annot_free(struct annot *an)
+{
+	diag_families_free(an->fam);
+	group_rules_free(an->rules);
+	triage_free(an->tri);
+}
+
+static int annot_load(const struct args *a, struct annot *an)
+{
+	struct kerr e;
+	memset(an, 0, sizeof(*an));
+	an->fam = diag_families_default(a->repo, a->families, &e);
+	if (!an->fam) {
+		warnx_("%s", e.msg);
+		return EXIT_USAGE;
+	}
+	an->rules = group_rules_default(a->repo, a->rules, &e);
+	an->tri = triage_new();
+	char *tpath = triage_path(a->repo);
+	int loaded = an->rules ? triage_load(an->tri, tpath, &e) : -1;
+	free(tpath);
+	if (loaded) /* an error, or a corrupt store moved aside */
+		warnx_("%s", e.msg);
+	if (loaded < 0) {
+		annot_free(an);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static void annot_apply(const struct annot *an, struct diag_set *s)
+{
+	diag_families_apply(an->fam, s);
+	group_apply(an->rules, s);
+	triage_apply(an->tri, s);
+}
+
+/* Read logs into s, then annotate it (unless `an` is NULL). */
 static int read_logs(struct diag_set *s, const char *const *logs, size_t n,
-		     const struct diag_parser_opts *o)
+		     const struct diag_parser_opts *o, const struct annot *an)
 {
 	struct kerr e;
 	for (size_t i = 0; i < n; i++) {
@@ -192,6 +239,8 @@ static int read_logs(struct diag_set *s, const char *const *logs, size_t n,
 			return EXIT_USAGE;
 		}
 	}
+	if (an)
+		annot_apply(an, s);
 	return EXIT_OK;
 }
 
@@ -202,13 +251,14 @@ struct reader {
 	const char *const *logs;
 	size_t n;
 	const struct diag_parser_opts *o;
+	const struct annot *an;
 	int rc;
 };
 
 static void *reader_run(void *arg)
 {
 	struct reader *r = arg;
-	r->rc = read_logs(r->s, r->logs, r->n, r->o);
+	r->rc = read_logs(r->s, r->logs, r->n, r->o, r->an);
 	return NULL;
 }
 
@@ -222,41 +272,6 @@ static int read_both(struct reader *a, struct reader *b)
 	else
 		reader_run(b);
 	return a->rc ? a->rc : b->rc;
-}
-
-/* Families, groups and triage statuses, from the shipped files, the repo's
- * .klang/ and the command line. */
-static int annotate(const struct args *a, struct diag_set **sets, size_t nsets,
-		    struct diag_families **famp)
-{
-	struct kerr e;
-	struct diag_families *fam = diag_families_default(a->repo, a->families, &e);
-	if (!fam) {
-		warnx_("%s", e.msg);
-		return EXIT_USAGE;
-	}
-	struct group_rules *rules = group_rules_default(a->repo, a->rules, &e);
-	struct triage *tri = triage_new();
-	char *tpath = triage_path(a->repo);
-	int rc = EXIT_OK;
-	int loaded = rules ? triage_load(tri, tpath, &e) : -1;
-	if (loaded) /* an error, or a corrupt store moved aside */
-		warnx_("%s", e.msg);
-	if (loaded < 0)
-		rc = EXIT_USAGE;
-	for (size_t i = 0; !rc && i < nsets; i++) {
-		diag_families_apply(fam, sets[i]);
-		group_apply(rules, sets[i]);
-		triage_apply(tri, sets[i]);
-	}
-	free(tpath);
-	triage_free(tri);
-	group_rules_free(rules);
-	if (famp && !rc)
-		*famp = fam;
-	else
-		diag_families_free(fam);
-	return rc;
 }
 
 static void write_rows(const struct args *a, struct diag *const *rows, size_t n, enum diag_view v,
@@ -293,11 +308,13 @@ static int cmd_parse(struct args *a)
 {
 	if (!a->nlogs[0])
 		return bad("%s", "parse needs at least one LOG");
+	struct annot an;
+	if (annot_load(a, &an))
+		return EXIT_USAGE;
 	struct diag_set *s = diag_set_new();
 	struct diag_parser_opts o = opts_for(a, a->cc);
-	int rc = read_logs(s, a->logs[0], a->nlogs[0], &o);
-	if (!rc)
-		rc = annotate(a, &s, 1, NULL);
+	int rc = read_logs(s, a->logs[0], a->nlogs[0], &o, &an);
+	annot_free(&an);
 	if (!rc) {
 		diag_set_sort(s);
 		struct diag **rows = all_rows(s);
@@ -342,29 +359,28 @@ static int cmd_diff(struct args *a)
 		return bad("%s", "--fail-on new needs --old and --new");
 	if (a->baseline && (a->fail_clang || a->fail_gcc))
 		return bad("%s", "--fail-on clang-only/gcc-only needs --gcc and --clang");
+	struct annot an;
+	if (annot_load(a, &an))
+		return EXIT_USAGE;
 	struct diag_set *s[2] = {diag_set_new(), diag_set_new()};
 	struct diag_diff dd = {0};
-	struct diag_families *fam = NULL;
 	int rc;
 	if (a->baseline) {
 		struct diag_parser_opts o = opts_for(a, a->cc);
-		struct reader r0 = {s[0], a->logs[0], a->nlogs[0], &o, 0};
-		struct reader r1 = {s[1], a->logs[1], a->nlogs[1], &o, 0};
+		struct reader r0 = {s[0], a->logs[0], a->nlogs[0], &o, &an, 0};
+		struct reader r1 = {s[1], a->logs[1], a->nlogs[1], &o, &an, 0};
 		rc = read_both(&r0, &r1);
-		if (!rc)
-			rc = annotate(a, s, 2, &fam);
 		if (!rc)
 			diag_diff_baseline(s[0], s[1], one_arch(s[0]) && one_arch(s[1]), &dd);
 	} else {
 		struct diag_parser_opts og = opts_for(a, DIAG_CC_GCC),
 					oc = opts_for(a, DIAG_CC_CLANG);
-		struct reader r0 = {s[0], a->logs[1], a->nlogs[1], &og, 0};
-		struct reader r1 = {s[1], a->logs[2], a->nlogs[2], &oc, 0};
+		struct reader r0 = {s[0], a->logs[1], a->nlogs[1], &og, &an, 0};
+		struct reader r1 = {s[1], a->logs[2], a->nlogs[2], &oc, &an, 0};
 		rc = read_both(&r0, &r1);
 		if (!rc)
-			rc = annotate(a, s, 2, &fam);
-		if (!rc)
-			diag_diff_compilers(s[0], s[1], fam, one_arch(s[0]) && one_arch(s[1]), &dd);
+			diag_diff_compilers(s[0], s[1], an.fam, one_arch(s[0]) && one_arch(s[1]),
+					    &dd);
 	}
 	if (!rc) {
 		write_rows(a, dd.rows, dd.n, a->baseline ? DIAG_VIEW_BASELINE : DIAG_VIEW_COMPILERS,
@@ -373,7 +389,7 @@ static int cmd_diff(struct args *a)
 			rc = EXIT_FOUND;
 	}
 	diag_diff_free(&dd);
-	diag_families_free(fam);
+	annot_free(&an);
 	diag_set_free(s[0]);
 	diag_set_free(s[1]);
 	return rc;
@@ -412,9 +428,9 @@ static int cmd_triage(struct args *a)
 			const struct diag *found = NULL;
 			struct diag_set *s = diag_set_new();
 			struct diag_parser_opts o = opts_for(a, a->cc);
-			rc = read_logs(s, a->logs[1], a->nlogs[1], &o);
+			rc = read_logs(s, a->logs[1], a->nlogs[1], &o, NULL);
 			for (size_t i = 0; !rc && i < diag_set_size(s) && !found; i++)
-				if (diag_set_get(s, i)->fingerprint == fp)
+				if (diag_fp(diag_set_get(s, i)) == fp)
 					found = diag_set_get(s, i);
 			if (!rc && a->nlogs[1] && !found)
 				rc = bad("fingerprint %s is in none of the --from logs", a->pos[0]);

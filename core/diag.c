@@ -33,12 +33,23 @@ static size_t pb_add(struct strbuf *b, const char *s, size_t n)
 
 /* Text of a log line (a message, an echoed source line): a NUL in it is
  * data, not its end. */
-static size_t pb_text(struct strbuf *b, const char *s, size_t n)
+static size_t pb_raw(struct strbuf *b, const char *s, size_t n)
 {
 	size_t off = pb_add(b, s, n);
 	char *d = b->buf + off;
 	for (char *z = memchr(d, 0, n); z; z = memchr(z, 0, (size_t)(d + n - z)))
 		*z = ' ';
+	return off;
+}
+
+/* A message, part of a diagnostic's identity, normalised as it is kept
+ * (lex_text), so a repeat is compared as read. The other texts are
+ * normalised only when a diagnostic turns out to be new. */
+static size_t pb_text(struct strbuf *b, const char *s, size_t n)
+{
+	size_t off = b->len;
+	lex_text(s, n, b);
+	b->len++; /* and its NUL */
 	return off;
 }
 
@@ -128,7 +139,7 @@ static void commit(struct diag_parser *p)
 	d.occurrences = 1;
 	if (p->o.on_diag)
 		p->o.on_diag(&d, p->o.ctx);
-	parser_emit(p, &d);
+	parser_emit(p, &d, true);
 }
 
 /* The include chain printed before a diagnostic or note: hand it over
@@ -185,7 +196,7 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 		p->tu = p->spell.file;
 	/* the pb_add above may have moved pb again */
 	if (p->ctx_func.len && !strcmp(sb_str(&p->ctx_file), p->pb.buf + p->spell.file))
-		p->func = pb_add(&p->pb, p->ctx_func.buf, p->ctx_func.len);
+		p->func = pb_raw(&p->pb, p->ctx_func.buf, p->ctx_func.len);
 	if (kind == DIAG_ERROR)
 		p->counts.errors++;
 	else
@@ -213,9 +224,9 @@ static void add_note(struct diag_parser *p, const struct lex_diag *l)
 	struct pnote *note = &p->notes[p->nnotes];
 	note->kind = k;
 	note->loc = (struct ploc){pb_add(&p->pb, l->path, l->pathlen), l->line, l->col};
-	note->msg = pb_text(&p->pb, m, n);
+	note->msg = pb_raw(&p->pb, m, n);
 	note->source = NONE;
-	note->macro = macro ? pb_add(&p->pb, macro, macrolen) : NONE;
+	note->macro = macro ? pb_raw(&p->pb, macro, macrolen) : NONE;
 	if (k != DIAG_NOTE_PLAIN && p->nmacros == p->nnotes) {
 		p->nmacros++;
 		if (k == DIAG_NOTE_IN_EXPANSION)
@@ -230,7 +241,7 @@ static void set_echo(struct diag_parser *p, const char *s, size_t n)
 {
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	size_t off = pb_add(&p->pb, s, n);
+	size_t off = pb_raw(&p->pb, s, n);
 	if (p->echo_note == NONE)
 		p->source = off;
 	else
@@ -279,7 +290,7 @@ static void echo_line(struct diag_parser *p, const char *s, size_t n)
 	case E_CLANG_FIXIT:
 		if (p->have && p->echo_note == NONE && n && !lex_is_generated(s, n) &&
 		    p->fixit == NONE)
-			p->fixit = pb_add(&p->pb, s, n);
+			p->fixit = pb_raw(&p->pb, s, n);
 		p->echo = E_NONE;
 		return;
 	}
@@ -404,7 +415,7 @@ static bool special_line(struct diag_parser *p, const char *s, size_t n)
 		p->nmacros = nm;
 		p->echo = E_NONE;
 	} else if (n > 8 && !memcmp(s, "fix-it:\"", 8) && p->have && p->fixit == NONE) {
-		p->fixit = pb_add(&p->pb, s + 7, n - 7);
+		p->fixit = pb_raw(&p->pb, s + 7, n - 7);
 	} else if (n > 2 && s[0] == '[' && s[1] == '{') {
 		commit(p);
 		diag_gcc_json_line(p, s, n);
@@ -616,7 +627,7 @@ void diag_parser_add(struct diag_parser *p, const struct diag *d)
 		p->counts.errors++;
 	else
 		p->counts.warnings++;
-	parser_emit(p, d);
+	parser_emit(p, d, false);
 }
 
 void diag_parser_vote(struct diag_parser *p, enum diag_cc cc)
@@ -639,6 +650,7 @@ static void parser_free(struct diag_parser *p)
 	sb_free(&p->tb);
 	free(p->nnotes_buf);
 	free(p->offs);
+	free(p->txts);
 	free(p->nincs_buf);
 	sb_free(&p->part);
 	sb_free(&p->clean);

@@ -64,7 +64,10 @@ struct diag {
 	const char **tus; /* distinct translation units that reported it */
 	size_t ntus;
 	unsigned occurrences; /* times it was reported */
-	uint64_t fingerprint; /* diag_fingerprint() */
+	/* diag_fp(): the fingerprint, worked out the first time it is asked
+	 * for (a parse for TSV or text without a triage store never does) */
+	uint64_t fp_cache;
+	bool fp_known;
 
 	/* Filled in by later stages. */
 	const char *family; /* flag family (diag_families_apply) */
@@ -124,6 +127,10 @@ void diag_mask_numbers(const char *msg, struct strbuf *out);
 /* Triage identity that survives unrelated edits: file, flag, message with
  * numbers masked, and the text of the echoed source line(s). */
 uint64_t diag_fingerprint(const struct diag *d);
+/* The fingerprint of a stored diagnostic, kept once worked out (its
+ * location, flag, message and source do not change once stored). Not for
+ * two threads on one diagnostic. */
+uint64_t diag_fp(const struct diag *d);
 
 const char *diag_kind_name(enum diag_kind k);
 const char *diag_cc_name(enum diag_cc c);

@@ -7,6 +7,7 @@
  * (diag.loc, which the parser computes for both) and the flag family. */
 #include "core/diagdiff.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +150,44 @@ struct matcher {
 	} * t;
 	size_t cap;
 	struct strbuf a, b;
+	/* hashes of the (interned, so few) files, families and arches, by pointer */
+	struct memo {
+		const char *s;
+		uint64_t hash;
+	} * memo;
+	size_t mcap, mn;
 };
+
+static uint64_t memo_slot(const struct matcher *m, const char *s)
+{
+	return (((uint64_t)(uintptr_t)s >> 3) * 0x9e3779b97f4a7c15ull) >> 20 & (m->mcap - 1);
+}
+
+static uint64_t str_hash(struct matcher *m, const char *s, uint64_t seed)
+{
+	if ((m->mn + 1) * 2 > m->mcap) {
+		struct memo *old = m->memo;
+		size_t ocap = m->mcap;
+		m->mcap = ocap ? 2 * ocap : 1024;
+		m->memo = xcalloc(m->mcap, sizeof(*m->memo));
+		for (size_t i = 0; i < ocap; i++) {
+			if (!old[i].s)
+				continue;
+			size_t j = memo_slot(m, old[i].s);
+			while (m->memo[j].s)
+				j = (j + 1) & (m->mcap - 1);
+			m->memo[j] = old[i];
+		}
+		free(old);
+	}
+	size_t j = memo_slot(m, s);
+	for (; m->memo[j].s; j = (j + 1) & (m->mcap - 1))
+		if (m->memo[j].s == s)
+			return m->memo[j].hash ^ seed;
+	m->memo[j] = (struct memo){s, diag_hash(s, strlen(s), 0)};
+	m->mn++;
+	return m->memo[j].hash ^ seed;
+}
 
 static const char *fam_of(const struct diag *d)
 {
@@ -158,10 +196,10 @@ static const char *fam_of(const struct diag *d)
 
 static uint64_t match_hash(struct matcher *m, const struct diag *d)
 {
-	uint64_t h = diag_hash(d->loc.file, strlen(d->loc.file), d->loc.line);
-	h = diag_hash(fam_of(d), strlen(fam_of(d)), h);
+	uint64_t h = str_hash(m, d->loc.file, d->loc.line * 0xff51afd7ed558ccdull);
+	h = str_hash(m, fam_of(d), h * 0xc4ceb9fe1a85ec53ull);
 	if (!m->ignore_arch)
-		h = diag_hash(d->arch, strlen(d->arch), h);
+		h = str_hash(m, d->arch, h * 0x9e3779b97f4a7c15ull);
 	if (!d->loc.line) {
 		sb_reset(&m->a);
 		diag_mask_numbers(d->message, &m->a);
@@ -170,10 +208,15 @@ static uint64_t match_hash(struct matcher *m, const struct diag *d)
 	return h;
 }
 
+static bool same(const char *a, const char *b)
+{
+	return a == b || !strcmp(a, b);
+}
+
 static bool match_eq(struct matcher *m, const struct diag *x, const struct diag *y)
 {
-	if (x->loc.line != y->loc.line || strcmp(x->loc.file, y->loc.file) ||
-	    strcmp(fam_of(x), fam_of(y)) || (!m->ignore_arch && strcmp(x->arch, y->arch)))
+	if (x->loc.line != y->loc.line || !same(x->loc.file, y->loc.file) ||
+	    !same(fam_of(x), fam_of(y)) || (!m->ignore_arch && !same(x->arch, y->arch)))
 		return false;
 	if (x->loc.line)
 		return true;
@@ -225,43 +268,79 @@ static struct diag *matcher_find(struct matcher *m, const struct diag *d)
 static void matcher_free(struct matcher *m)
 {
 	free(m->t);
+	free(m->memo);
 	sb_free(&m->a);
 	sb_free(&m->b);
+}
+
+/* One side of the compiler diff: `s`'s matchable diagnostics looked up
+ * in the other side's index, the unmatched (and for Clang the matched too)
+ * becoming rows. */
+struct side_job {
+	const struct diag_families *f;
+	struct diag_set *s;
+	struct matcher *own, *other;
+	enum diag_side alone;
+	struct diag_diff rows; /* rows and counts of this side */
+	size_t cap;
+};
+
+static void *side_index(void *arg)
+{
+	struct side_job *j = arg;
+	diag_families_apply(j->f, j->s);
+	matcher_index(j->own, j->s);
+	return NULL;
+}
+
+static void *side_find(void *arg)
+{
+	struct side_job *j = arg;
+	for (size_t i = 0; i < diag_set_size(j->s); i++) {
+		struct diag *d = diag_set_get(j->s, i);
+		if (!matchable(d))
+			continue;
+		d->peer = matcher_find(j->other, d);
+		d->side = d->peer ? DIAG_SIDE_BOTH : j->alone;
+		if (d->peer)
+			j->rows.both++;
+		if (!d->peer || j->alone == DIAG_SIDE_CLANG_ONLY)
+			add_row(&j->rows, &j->cap, d);
+	}
+	return NULL;
+}
+
+/* Both sides at once, in two steps (each side indexed, then each looked up
+ * in the other): a side's diagnostics are written by its own thread only. */
+static void both_sides(void *(*fn)(void *), struct side_job *a, struct side_job *b)
+{
+	pthread_t t;
+	bool threaded = pthread_create(&t, NULL, fn, b) == 0;
+	fn(a);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		fn(b);
 }
 
 void diag_diff_compilers(struct diag_set *gcc, struct diag_set *clang,
 			 const struct diag_families *f, bool ignore_arch, struct diag_diff *out)
 {
 	memset(out, 0, sizeof(*out));
-	diag_families_apply(f, gcc);
-	diag_families_apply(f, clang);
 	struct matcher gm = {.ignore_arch = ignore_arch}, cm = {.ignore_arch = ignore_arch};
-	size_t cap = 0;
-	matcher_index(&gm, gcc);
-	matcher_index(&cm, clang);
-	for (size_t i = 0; i < diag_set_size(clang); i++) {
-		struct diag *d = diag_set_get(clang, i);
-		if (!matchable(d))
-			continue;
-		d->peer = matcher_find(&gm, d);
-		d->side = d->peer ? DIAG_SIDE_BOTH : DIAG_SIDE_CLANG_ONLY;
-		add_row(out, &cap, d);
-		if (d->peer)
-			out->both++;
-		else
-			out->clang_only++;
-	}
-	for (size_t i = 0; i < diag_set_size(gcc); i++) {
-		struct diag *d = diag_set_get(gcc, i);
-		if (!matchable(d))
-			continue;
-		d->peer = matcher_find(&cm, d);
-		d->side = d->peer ? DIAG_SIDE_BOTH : DIAG_SIDE_GCC_ONLY;
-		if (!d->peer) {
-			add_row(out, &cap, d);
-			out->gcc_only++;
-		}
-	}
+	struct side_job c = {f, clang, &cm, &gm, DIAG_SIDE_CLANG_ONLY, {0}, 0},
+			g = {f, gcc, &gm, &cm, DIAG_SIDE_GCC_ONLY, {0}, 0};
+	both_sides(side_index, &c, &g);
+	both_sides(side_find, &c, &g);
+	out->both = c.rows.both;
+	out->clang_only = c.rows.n - c.rows.both;
+	out->gcc_only = g.rows.n;
+	out->n = c.rows.n + g.rows.n;
+	out->rows = xmalloc((out->n + 1) * sizeof(*out->rows));
+	memcpy(out->rows, c.rows.rows, c.rows.n * sizeof(*out->rows));
+	memcpy(out->rows + c.rows.n, g.rows.rows, g.rows.n * sizeof(*out->rows));
+	diag_diff_free(&c.rows);
+	diag_diff_free(&g.rows);
 	matcher_free(&gm);
 	matcher_free(&cm);
 	sort_rows(out);
@@ -324,7 +403,7 @@ static void fp_key(const struct diag *d, bool ignore_arch, struct strbuf *k)
 {
 	sb_reset(k);
 	sb_addf(k, "%d\x1f%s\x1f%016llx", d->cc, ignore_arch ? "" : d->arch,
-		(unsigned long long)d->fingerprint);
+		(unsigned long long)diag_fp(d));
 }
 
 /* Second chance when the line's text changed: same file, flag and masked message. */

@@ -58,19 +58,43 @@ static const char *nflag(struct diag_parser *p, const char *raw)
 	return v;
 }
 
-static size_t tb_text(struct strbuf *b, const char *s)
+/* Texts of a new diagnostic normalised: those lex_text would change go
+ * through it into the scratch buffer (sized first, so it does not move),
+ * the others are taken as they are. */
+static void clean_texts(struct diag_parser *p, const char **t, size_t n)
 {
-	if (!s)
-		return NONE;
-	size_t off = b->len;
-	lex_text(s, strlen(s), b);
-	sb_addc(b, '\0');
-	return off;
+	ALLOC_GROW(p->offs, n, p->offs_cap);
+	size_t *len = p->offs, total = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i])
+			continue;
+		len[i] = strlen(t[i]);
+		if (lex_text_clean(t[i], len[i]))
+			len[i] = NONE;
+		else
+			total += 3 * len[i] + 1;
+	}
+	struct strbuf *tb = &p->tb;
+	sb_reset(tb);
+	sb_grow(tb, total);
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i] || len[i] == NONE)
+			continue;
+		size_t off = tb->len;
+		lex_text(t[i], len[i], tb);
+		tb->len++; /* and its NUL */
+		t[i] = tb->buf + off;
+	}
 }
 
-/* A diagnostic with paths as printed, into the normalised set: a repeat
- * costs a path lookup, a cleaned message and a hash probe; only a new one
- * has its notes, chains and source lines normalised and copied. */
+static const char *intern0(struct diag_parser *p, const char *s)
+{
+	return s ? diag_set_intern(p->out, s, strlen(s)) : NULL;
+}
+
+/* A diagnostic with paths as printed and its message normalised, into the
+ * normalised set: a repeat costs a path lookup and a hash probe; only a
+ * new one has its other texts, notes and chains normalised and copied. */
 static void emit_norm(struct diag_parser *p, const struct diag *r)
 {
 	struct diag d = *r;
@@ -80,9 +104,7 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	d.loc.file =
 	    r->loc.file == r->spell.file ? d.spell.file : npath(p, r->loc.file ? r->loc.file : "");
 	d.flag = nflag(p, r->flag);
-	sb_reset(&p->mb);
-	lex_text(r->message ? r->message : "", r->message ? strlen(r->message) : 0, &p->mb);
-	d.message = sb_str(&p->mb);
+	d.message = r->message ? r->message : "";
 	const char *tus[1] = {!r->ntus			   ? NULL
 			      : r->tus[0] == r->spell.file ? d.spell.file
 							   : npath(p, r->tus[0])};
@@ -92,34 +114,29 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, tus[0] ? 1 : 0);
 		return;
 	}
-	struct strbuf *tb = &p->tb;
-	sb_reset(tb);
-	size_t of = tb_text(tb, r->function), os = tb_text(tb, r->source),
-	       ox = tb_text(tb, r->fixit);
-	ALLOC_GROW(p->nnotes_buf, r->nnotes + 1, p->nnotes_cap);
-	ALLOC_GROW(p->offs, 3 * r->nnotes + 1, p->offs_cap);
-	size_t *offs = p->offs;
+	/* function, source, fix-it, then each note's message, macro, source */
+	ALLOC_GROW(p->txts, 3 * r->nnotes + 3, p->txts_cap);
+	const char **t = p->txts;
+	t[0] = r->function, t[1] = r->source, t[2] = r->fixit;
 	for (size_t i = 0; i < r->nnotes; i++) {
-		offs[3 * i] = tb_text(tb, r->notes[i].msg);
-		offs[3 * i + 1] = tb_text(tb, r->notes[i].macro);
-		offs[3 * i + 2] = tb_text(tb, r->notes[i].source);
+		t[3 + 3 * i] = r->notes[i].msg;
+		t[4 + 3 * i] = r->notes[i].macro;
+		t[5 + 3 * i] = r->notes[i].source;
 	}
-	d.function =
-	    of == NONE ? NULL : diag_set_intern(p->out, tb->buf + of, strlen(tb->buf + of));
-	d.log = r->log ? diag_set_intern(p->out, r->log, strlen(r->log)) : NULL;
-	d.source = pb_str(tb, os);
-	d.fixit = pb_str(tb, ox);
+	clean_texts(p, t, 3 * r->nnotes + 3);
+	d.function = intern0(p, t[0]);
+	d.log = intern0(p, r->log);
+	d.source = t[1];
+	d.fixit = t[2];
+	ALLOC_GROW(p->nnotes_buf, r->nnotes + 1, p->nnotes_cap);
 	for (size_t i = 0; i < r->nnotes; i++) {
 		struct diag_note *n = &p->nnotes_buf[i];
 		*n = r->notes[i];
 		n->loc.file = npath(p, r->notes[i].loc.file ? r->notes[i].loc.file : "");
 		/* family, group and subgroup come later */
-		n->msg = pb_str(tb, offs[3 * i]);
-		n->macro = offs[3 * i + 1] == NONE
-			       ? NULL
-			       : diag_set_intern(p->out, tb->buf + offs[3 * i + 1],
-						 strlen(tb->buf + offs[3 * i + 1]));
-		n->source = pb_str(tb, offs[3 * i + 2]);
+		n->msg = t[3 + 3 * i];
+		n->macro = intern0(p, t[4 + 3 * i]);
+		n->source = t[5 + 3 * i];
 	}
 	d.notes = p->nnotes_buf;
 	ALLOC_GROW(p->nincs_buf, r->nincludes + 1, p->nincs_cap);
@@ -133,11 +150,17 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	diag_set_insert(p->out, &d, h);
 }
 
-void parser_emit(struct diag_parser *p, const struct diag *in)
+void parser_emit(struct diag_parser *p, const struct diag *in, bool clean)
 {
 	struct diag d = *in;
 	d.cc = DIAG_CC_UNKNOWN; /* both are known on finish */
 	d.arch = NULL;
+	if (!clean) {
+		sb_reset(&p->mb);
+		lex_text(in->message ? in->message : "", in->message ? strlen(in->message) : 0,
+			 &p->mb);
+		d.message = p->mb.buf;
+	}
 	if (!p->raw) {
 		emit_norm(p, &d);
 		return;

@@ -444,10 +444,35 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+static bool text_byte_ok(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x80) || c == '\t';
+}
+
+bool lex_text_clean(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		/* a byte < 0x20 or >= 0x80 in this word: a tab (code is indented
+		 * with them) is fine, and the scan goes on */
+		if (((w - 0x2020202020202020ull) | w) & 0x8080808080808080ull)
+			for (size_t k = 0; k < 8; k++)
+				if (!text_byte_ok((unsigned char)s[i + k]))
+					return false;
+	}
+	for (; i < n; i++)
+		if (!text_byte_ok((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
 void lex_text(const char *s, size_t n, struct strbuf *out)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	sb_grow(out, n);
+	sb_grow(out, 3 * n); /* at most U+FFFD (3 bytes) per input byte */
+	char *o = out->buf + out->len;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		for (; j + 8 <= n; j += 8) {
@@ -460,30 +485,33 @@ void lex_text(const char *s, size_t n, struct strbuf *out)
 		while (j < n && u[j] >= 0x20 && u[j] < 0x80)
 			j++;
 		if (j > i) { /* printable ASCII, the common case, in one copy */
-			sb_add(out, s + i, j - i);
+			memcpy(o, s + i, j - i);
+			o += j - i;
 			i = j;
 			continue;
 		}
 		if (u[i] < 0x80) {
-			sb_addc(out, u[i] == '\t' ? '\t' : ' ');
+			*o++ = u[i] == '\t' ? '\t' : ' ';
 			i++;
 			continue;
 		}
 		size_t l = utf8_len(u + i, n - i);
 		if (!l) {
-			sb_adds(out, "\xef\xbf\xbd");
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
 			i++;
 		} else if (l == 3 && u[i] == 0xe2 && u[i + 1] == 0x80 && u[i + 2] >= 0x98 &&
 			   u[i + 2] <= 0x9d) {
 			/* ‘ ’ ‚ ‛ “ ” */
-			sb_addc(out, u[i + 2] <= 0x9b ? '\'' : '"');
+			*o++ = u[i + 2] <= 0x9b ? '\'' : '"';
 			i += 3;
 		} else {
-			sb_add(out, s + i, l);
+			memcpy(o, s + i, l);
+			o += l;
 			i += l;
 		}
 	}
-	sb_grow(out, 0); /* a string even when nothing was added */
+	out->len = (size_t)(o - out->buf);
 	out->buf[out->len] = '\0';
 }
 

@@ -68,5 +68,7 @@ size_t lex_prefix_len(const char *s, size_t n);
 /* Normalise message text: gcc's Unicode quotes to ASCII, invalid UTF-8 to
  * U+FFFD, control bytes to spaces. Appends to out. */
 void lex_text(const char *s, size_t n, struct strbuf *out);
+/* Would lex_text give the text back as it is (printable ASCII and tabs)? */
+bool lex_text_clean(const char *s, size_t n);
 
 #endif

@@ -19,25 +19,27 @@ const char *diag_row_side(const struct diag *d, enum diag_view v)
 	}
 }
 
-/* A TSV field: tabs and line breaks become spaces. */
-static void add_field(struct strbuf *b, const char *s)
+/* A TSV field and the separator after it: tabs become spaces ("-" for
+ * nothing). Stored text has no line breaks (lex_text). */
+static void add_field(struct strbuf *b, const char *s, size_t n, char sep)
 {
-	if (!s || !*s) {
-		sb_addc(b, '-');
-		return;
-	}
-	size_t n = strlen(s);
-	sb_grow(b, n);
+	if (!n)
+		s = "-", n = 1;
+	sb_grow(b, n + 1);
 	char *d = b->buf + b->len;
 	memcpy(d, s, n);
-	b->len += n;
-	b->buf[b->len] = '\0';
-	/* stored text has no line breaks (lex_text), but may hold tabs */
-	for (char *t = memchr(d, '\t', n); t; t = memchr(t, '\t', (size_t)(b->buf + b->len - t)))
+	for (char *t = memchr(d, '\t', n); t; t = memchr(t, '\t', (size_t)(d + n - t)))
 		*t = ' ';
+	d[n] = sep;
+	b->len += n + 1;
 }
 
-static void add_uint(struct strbuf *b, unsigned long v)
+static void add_str(struct strbuf *b, const char *s, char sep)
+{
+	add_field(b, s, s ? strlen(s) : 0, sep);
+}
+
+static void add_uint(struct strbuf *b, unsigned long v, char sep)
 {
 	char tmp[24];
 	size_t i = sizeof(tmp);
@@ -45,7 +47,7 @@ static void add_uint(struct strbuf *b, unsigned long v)
 		tmp[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	sb_add(b, tmp + i, sizeof(tmp) - i);
+	add_field(b, tmp + i, sizeof(tmp) - i, sep);
 }
 
 void diag_write_tsv(FILE *f, struct diag *const *rows, size_t n, enum diag_view v)
@@ -54,24 +56,16 @@ void diag_write_tsv(FILE *f, struct diag *const *rows, size_t n, enum diag_view 
 	sb_adds(&b, DIAG_TSV_HEADER);
 	for (size_t i = 0; i < n; i++) {
 		const struct diag *d = rows[i];
-		add_field(&b, diag_row_side(d, v));
-		sb_addc(&b, '\t');
-		add_field(&b, d->loc.file);
-		sb_addc(&b, '\t');
-		add_uint(&b, d->loc.line);
-		sb_addc(&b, '\t');
-		add_uint(&b, d->loc.col);
-		sb_addc(&b, '\t');
-		add_field(&b, d->family ? d->family : d->flag);
-		sb_addc(&b, '\t');
-		add_field(&b, d->flag);
-		sb_addc(&b, '\t');
-		add_field(&b, group_label(d, &g));
-		sb_addc(&b, '\t');
-		add_uint(&b, d->occurrences);
-		sb_addc(&b, '\t');
-		add_field(&b, d->message);
-		sb_addc(&b, '\n');
+		add_str(&b, diag_row_side(d, v), '\t');
+		add_str(&b, d->loc.file, '\t');
+		add_uint(&b, d->loc.line, '\t');
+		add_uint(&b, d->loc.col, '\t');
+		add_str(&b, d->family ? d->family : d->flag, '\t');
+		add_str(&b, d->flag, '\t');
+		group_label(d, &g);
+		add_field(&b, g.buf, g.len, '\t');
+		add_uint(&b, d->occurrences, '\t');
+		add_str(&b, d->message, '\n');
 		if (b.len > (1u << 20)) {
 			fwrite(b.buf, 1, b.len, f);
 			sb_reset(&b);

@@ -39,6 +39,8 @@ struct diag_parser {
 	size_t nnotes_cap;
 	size_t *offs;
 	size_t offs_cap;
+	const char **txts;
+	size_t txts_cap;
 	struct diag_loc *nincs_buf;
 	size_t nincs_cap;
 	struct strbuf part, clean;
@@ -88,8 +90,10 @@ static inline const char *pb_str(const struct strbuf *b, size_t off)
 	return off == NONE ? NULL : b->buf + off;
 }
 
-/* Put a diagnostic read with paths as printed into the parser's set. */
-void parser_emit(struct diag_parser *p, const struct diag *d);
+/* Put a diagnostic read with paths as printed into the parser's set; its
+ * message is `clean` when already normalised (lex_text), as the parser
+ * keeps it, not when it comes from structured input. */
+void parser_emit(struct diag_parser *p, const struct diag *d, bool clean);
 /* Decide the source root from what was read so far, if not yet done. */
 void parser_decide_root(struct diag_parser *p);
 

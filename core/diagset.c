@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_BLOCK (256 * 1024)
+#define ARENA_FIRST (64 * 1024)	    /* a set's first block; each next one doubles */
+#define ARENA_MAX (4 * 1024 * 1024) /* up to this */
 
 struct arena_block {
 	struct arena_block *next;
@@ -24,6 +25,7 @@ struct entry {
 
 struct diag_set {
 	struct arena_block *arena;
+	size_t next_block; /* size of the next block */
 	/* intern table: open addressing, power of two */
 	const char **istr;
 	uint64_t *ihash;
@@ -43,6 +45,9 @@ struct diag_set {
 		const char *tu;
 	} * pairs;
 	size_t pcap, pcount;
+	/* entries whose units moved to the heap (freed without a pass over all) */
+	struct entry **heaped;
+	size_t nheaped, heapcap;
 };
 
 static inline uint64_t mix(uint64_t a, uint64_t b)
@@ -74,22 +79,32 @@ static uint64_t hash_str(const char *s, uint64_t seed)
 	return s ? diag_hash(s, strlen(s), seed) : diag_hash("", 0, seed);
 }
 
+static struct arena_block *block_new(size_t cap)
+{
+	struct arena_block *b = xmalloc(sizeof(*b) + cap);
+	b->cap = cap;
+	b->used = 0;
+	return b;
+}
+
 static void *arena_alloc(struct diag_set *s, size_t n)
 {
 	n = (n + 7) & ~(size_t)7;
 	struct arena_block *b = s->arena;
 	if (!b || b->cap - b->used < n) {
-		size_t cap = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
-		b = xmalloc(sizeof(*b) + cap);
-		b->cap = cap;
-		b->used = 0;
-		if (n > ARENA_BLOCK / 4 && s->arena) {
+		if (!s->next_block)
+			s->next_block = ARENA_FIRST;
+		bool big = n > s->next_block / 4;
+		b = block_new(big ? n : s->next_block - sizeof(*b));
+		if (big && s->arena) {
 			/* a big one-off: keep filling the current block */
 			b->next = s->arena->next;
 			s->arena->next = b;
 		} else {
 			b->next = s->arena;
 			s->arena = b;
+			if (s->next_block < ARENA_MAX)
+				s->next_block *= 2;
 		}
 	}
 	void *p = b->data + b->used;
@@ -162,9 +177,9 @@ void diag_set_free(struct diag_set *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n; i++)
-		if (s->items[i]->tus_heap)
-			free(s->items[i]->d.tus);
+	for (size_t i = 0; i < s->nheaped; i++)
+		free(s->heaped[i]->d.tus);
+	free(s->heaped);
 	while (s->arena) {
 		struct arena_block *b = s->arena;
 		s->arena = b->next;
@@ -289,8 +304,12 @@ static void add_tu(struct diag_set *s, struct entry *e, const char *tu)
 		} else {
 			const char **n = xmalloc(2 * e->tus_cap * sizeof(*n));
 			memcpy(n, d->tus, e->tus_cap * sizeof(*n));
-			if (e->tus_heap)
+			if (e->tus_heap) {
 				free(d->tus);
+			} else {
+				ALLOC_GROW(s->heaped, s->nheaped + 1, s->heapcap);
+				s->heaped[s->nheaped++] = e;
+			}
 			d->tus = n;
 			e->tus_cap *= 2;
 			e->tus_heap = true;
@@ -322,10 +341,12 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 	n->loc = d->loc;
 	n->spell = d->spell;
 	n->flag = d->flag;
-	n->message = d->message ? sdup(s, d->message) : "";
+	/* texts are interned too: macro-made warnings repeat their notes and
+	 * echoed lines thousands of times (memory is most of a big parse) */
+	n->message = d->message ? intern(s, d->message) : "";
 	n->function = d->function;
-	n->source = sdup(s, d->source);
-	n->fixit = sdup(s, d->fixit);
+	n->source = intern(s, d->source);
+	n->fixit = intern(s, d->fixit);
 	n->werror = d->werror;
 	if (d->nnotes) {
 		n->notes = arena_alloc(s, d->nnotes * sizeof(*n->notes));
@@ -334,9 +355,9 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 			struct diag_note *b = &n->notes[i];
 			b->kind = a->kind;
 			b->loc = a->loc;
-			b->msg = a->msg ? sdup(s, a->msg) : "";
+			b->msg = a->msg ? intern(s, a->msg) : "";
 			b->macro = a->macro;
-			b->source = sdup(s, a->source);
+			b->source = intern(s, a->source);
 		}
 	}
 	n->nnotes = d->nnotes;
@@ -353,7 +374,6 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_
 	n->side = d->side;
 	n->base = d->base;
 	n->status = d->status;
-	n->fingerprint = diag_fingerprint(n);
 	return e;
 }
 
@@ -637,29 +657,9 @@ void diag_mask_numbers(const char *m, struct strbuf *out)
 	sb_adds(out, run);
 }
 
-/* Text hashed in chunks of exactly `cap` bytes (the chunking is part of
- * the fingerprints kept in triage stores), fed a span at a time. */
-struct chunk_hash {
-	char buf[512];
-	size_t n, cap;
-	uint64_t h;
-};
-
-static void ch_add(struct chunk_hash *c, const char *s, size_t len)
-{
-	while (len) {
-		size_t k = c->cap - c->n < len ? c->cap - c->n : len;
-		memcpy(c->buf + c->n, s, k);
-		c->n += k;
-		s += k;
-		len -= k;
-		if (c->n == c->cap) {
-			c->h = diag_hash(c->buf, c->n, c->h);
-			c->n = 0;
-		}
-	}
-}
-
+/* Fingerprint texts are hashed in chunks of exactly 256 (message) or 512
+ * (source) bytes, chained: the chunking is part of the fingerprints kept in
+ * triage stores. */
 static bool is_hexish(char c)
 {
 	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') ||
@@ -670,41 +670,47 @@ static bool is_hexish(char c)
  * (and its hex digits, x and dots) becomes '#'. */
 static uint64_t hash_masked(const char *m, uint64_t h)
 {
-	struct chunk_hash c = {.cap = 256, .h = h};
-	const char *run = m, *p = m;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9' || (p > m && is_ident(p[-1])))
-			continue;
-		ch_add(&c, run, (size_t)(p - run));
-		while (p[1] && is_hexish(p[1]))
-			p++;
-		ch_add(&c, "#", 1);
-		run = p + 1;
+	char buf[256];
+	size_t n = 0;
+	for (const char *p = m; *p; p++) {
+		char c = *p;
+		if (c >= '0' && c <= '9' && !(p > m && is_ident(p[-1]))) {
+			while (p[1] && is_hexish(p[1]))
+				p++;
+			c = '#';
+		}
+		buf[n++] = c;
+		if (n == sizeof(buf)) {
+			h = diag_hash(buf, n, h);
+			n = 0;
+		}
 	}
-	ch_add(&c, run, (size_t)(p - run));
-	return diag_hash(c.buf, c.n, c.h);
+	return diag_hash(buf, n, h);
 }
 
 /* Source text with runs of white space folded (gcc and clang expand tabs
  * differently); a blank at the start of a chunk or at the end is dropped. */
 static uint64_t hash_code(const char *src, uint64_t h)
 {
-	struct chunk_hash c = {.cap = 512, .h = h};
+	char buf[512];
+	size_t n = 0;
 	const char *p = src ? src : "";
 	while (*p) {
-		const char *e = p;
-		while (*e && *e != ' ' && *e != '\t')
-			e++;
-		ch_add(&c, p, (size_t)(e - p));
-		if (!*e)
-			break;
-		while (e[1] == ' ' || e[1] == '\t')
-			e++;
-		if (c.n && e[1])
-			ch_add(&c, " ", 1);
-		p = e + 1;
+		if (*p == ' ' || *p == '\t') {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (!n || !*p)
+				continue;
+			buf[n++] = ' ';
+		} else {
+			buf[n++] = *p++;
+		}
+		if (n == sizeof(buf)) {
+			h = diag_hash(buf, n, h);
+			n = 0;
+		}
 	}
-	return diag_hash(c.buf, c.n, c.h);
+	return diag_hash(buf, n, h);
 }
 
 uint64_t diag_fingerprint(const struct diag *d)
@@ -716,6 +722,16 @@ uint64_t diag_fingerprint(const struct diag *d)
 	if (!loc_eq(&d->loc, &d->spell))
 		h = hash_str(d->spell.file, h);
 	return h;
+}
+
+uint64_t diag_fp(const struct diag *d)
+{
+	if (!d->fp_known) {
+		struct diag *w = (struct diag *)d; /* a cache, not a change */
+		w->fp_cache = diag_fingerprint(d);
+		w->fp_known = true;
+	}
+	return d->fp_cache;
 }
 
 const char *diag_kind_name(enum diag_kind k)

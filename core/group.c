@@ -22,7 +22,6 @@ struct rule {
 struct group_rules {
 	struct rule *r;
 	size_t n, cap;
-	pcre2_match_data *md;
 };
 
 struct group_rules *group_rules_new(void)
@@ -40,7 +39,6 @@ void group_rules_free(struct group_rules *r)
 			pcre2_code_free(r->r[i].re[k]);
 	}
 	free(r->r);
-	pcre2_match_data_free(r->md);
 	free(r);
 }
 
@@ -164,7 +162,7 @@ static bool is_ascii(const char *s, size_t n)
 	return true;
 }
 
-static bool match(struct group_rules *r, pcre2_code *re, const char *s, struct strbuf *sub)
+static bool match(pcre2_match_data *md, pcre2_code *re, const char *s, struct strbuf *sub)
 {
 	if (!re)
 		return true;
@@ -172,7 +170,7 @@ static bool match(struct group_rules *r, pcre2_code *re, const char *s, struct s
 		s = "";
 	size_t n = strlen(s);
 	int rc = pcre2_match(re, (PCRE2_SPTR)s, n, 0, is_ascii(s, n) ? PCRE2_NO_UTF_CHECK : 0,
-			     r->md, NULL);
+			     md, NULL);
 	if (rc < 0)
 		return false;
 	uint32_t count, size;
@@ -182,8 +180,8 @@ static bool match(struct group_rules *r, pcre2_code *re, const char *s, struct s
 		return true;
 	pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &size);
 	pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(r->md);
-	uint32_t npairs = rc ? (uint32_t)rc : pcre2_get_ovector_count(r->md);
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+	uint32_t npairs = rc ? (uint32_t)rc : pcre2_get_ovector_count(md);
 	/* the name table is sorted by name; subgroups follow the pattern's order */
 	for (uint32_t g = 1; g < npairs; g++) {
 		bool named = false;
@@ -215,7 +213,7 @@ struct hit_cache {
 	struct hit *last_hit;
 };
 
-static bool match_cached(struct group_rules *r, pcre2_code *re, struct hit_cache *cache,
+static bool match_cached(pcre2_match_data *md, pcre2_code *re, struct hit_cache *cache,
 			 const char *s, struct strbuf *sub)
 {
 	if (!re)
@@ -223,7 +221,7 @@ static bool match_cached(struct group_rules *r, pcre2_code *re, struct hit_cache
 	struct hit *h = s && s == cache->last ? cache->last_hit : strmap_get(&cache->map, s ? s : "");
 	if (!h) {
 		size_t from = sub->len;
-		bool ok = match(r, re, s, sub);
+		bool ok = match(md, re, s, sub);
 		h = xmalloc(sizeof(*h) + sub->len - from + 1);
 		h->ok = ok;
 		h->len = sub->len - from;
@@ -242,11 +240,12 @@ static bool match_cached(struct group_rules *r, pcre2_code *re, struct hit_cache
 
 void group_apply(const struct group_rules *rules, struct diag_set *s)
 {
-	struct group_rules *r = (struct group_rules *)rules;
-	if (!r->md)
-		r->md = pcre2_match_data_create(64, NULL);
+	const struct group_rules *r = rules;
+	/* match data of its own: sets are grouped in parallel with one rule list */
+	pcre2_match_data *md = pcre2_match_data_create(64, NULL);
 	struct strbuf sub = STRBUF_INIT;
 	struct hit_cache *cache = xcalloc(2 * r->n + 1, sizeof(*cache));
+	const char **names = xcalloc(r->n + 1, sizeof(*names)); /* interned in s */
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		struct diag *d = diag_set_get(s, i);
 		const char *fam = d->family && *d->family ? d->family : d->flag;
@@ -255,13 +254,15 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 		for (size_t k = 0; k < r->n; k++) {
 			const struct rule *ru = &r->r[k];
 			sb_reset(&sub);
-			bool flag_ok = match_cached(r, ru->re[P_FLAG], &cache[2 * k], d->flag, &sub);
+			bool flag_ok = match_cached(md, ru->re[P_FLAG], &cache[2 * k], d->flag, &sub);
 			if (!flag_ok && ru->re[P_FLAG] && d->family && strcmp(d->family, d->flag))
-				flag_ok = match_cached(r, ru->re[P_FLAG], &cache[2 * k], d->family, &sub);
-			if (!flag_ok || !match(r, ru->re[P_MESSAGE], d->message, &sub) ||
-			    !match_cached(r, ru->re[P_FILE], &cache[2 * k + 1], d->loc.file, &sub))
+				flag_ok = match_cached(md, ru->re[P_FLAG], &cache[2 * k], d->family, &sub);
+			if (!flag_ok || !match(md, ru->re[P_MESSAGE], d->message, &sub) ||
+			    !match_cached(md, ru->re[P_FILE], &cache[2 * k + 1], d->loc.file, &sub))
 				continue;
-			d->group = diag_set_intern(s, ru->name, strlen(ru->name));
+			if (!names[k])
+				names[k] = diag_set_intern(s, ru->name, strlen(ru->name));
+			d->group = names[k];
 			if (sub.len)
 				d->subgroup = diag_set_intern(s, sub.buf, sub.len);
 			break;
@@ -275,7 +276,9 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 		strmap_free(&cache[k].map);
 	}
 	free(cache);
+	free(names);
 	sb_free(&sub);
+	pcre2_match_data_free(md);
 }
 
 const char *group_label(const struct diag *d, struct strbuf *buf)

@@ -356,7 +356,7 @@ static json_t *json_diag(const struct diag *d, enum diag_view v)
 {
 	struct strbuf g = STRBUF_INIT;
 	char fp[17];
-	snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)d->fingerprint);
+	snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)diag_fp(d));
 	json_t *o = json_pack(
 	    "{s:s,s:s,s:s,s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:o,s:i,s:s,s:s}", "side",
 	    diag_row_side(d, v), "kind", diag_kind_name(d->kind), "compiler", diag_cc_name(d->cc),
@@ -479,7 +479,7 @@ int diag_write_sarif(FILE *f, struct diag *const *rows, size_t n, enum diag_view
 					     "family", jstr(d->family ? d->family : d->flag)));
 		}
 		char fp[17];
-		snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)d->fingerprint);
+		snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)diag_fp(d));
 		json_t *r = json_pack(
 		    "{s:o,s:i,s:s,s:{s:o},s:{s:s}}", "ruleId", jstr(id), "ruleIndex",
 		    (json_int_t)(ri - 1), "level", d->kind == DIAG_ERROR ? "error" : "warning",

@@ -276,7 +276,7 @@ void triage_apply(const struct triage *t, struct diag_set *s)
 		return;
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		struct diag *d = diag_set_get(s, i);
-		const struct triage_entry *en = triage_get(t, d->fingerprint);
+		const struct triage_entry *en = triage_get(t, diag_fp(d));
 		d->status = en ? en->status : TRIAGE_NEW;
 		d->triage_note =
 		    en && en->note ? diag_set_strndup(s, en->note, strlen(en->note)) : NULL;

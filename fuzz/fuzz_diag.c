@@ -32,7 +32,7 @@ static void diag_check(const struct diag *d, size_t i)
 	FUZZ_CHECK(d->loc.file && d->spell.file && d->flag && d->message && d->arch);
 	FUZZ_CHECK(fuzz_utf8_valid(d->message) && fuzz_utf8_valid(d->loc.file));
 	FUZZ_CHECK(d->occurrences >= 1);
-	FUZZ_CHECK(d->fingerprint == diag_fingerprint(d));
+	FUZZ_CHECK(diag_fp(d) == diag_fingerprint(d) && diag_fp(d) == diag_fp(d));
 	FUZZ_CHECK(d->nmacros <= d->nnotes);
 	for (size_t n = 0; n < d->nnotes; n++)
 		FUZZ_CHECK(d->notes[n].msg && d->notes[n].loc.file &&

@@ -427,13 +427,13 @@ static void test_baseline(void)
 	/* moved: same fingerprint */
 	d = row(&dd, "kernel/fork.c", 1281, NULL);
 	CU_ASSERT_TRUE(d && d->base == DIAG_BASE_OUTSTANDING && d->peer &&
-		       d->peer->loc.line == 1276 && d->fingerprint == d->peer->fingerprint);
+		       d->peer->loc.line == 1276 && diag_fp(d) == diag_fp(d->peer));
 	/* edited and moved: a new fingerprint, found by the nearest line */
 	d = row(&dd, "kernel/time/hrtimer.c", 130, "-Woverride-init");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->base, DIAG_BASE_OUTSTANDING);
 	CU_ASSERT_TRUE(d->peer && d->peer->loc.line == 125 &&
-		       d->fingerprint != d->peer->fingerprint);
+		       diag_fp(d) != diag_fp(d->peer));
 	diag_diff_free(&dd);
 	diag_set_free(a);
 	diag_set_free(b);

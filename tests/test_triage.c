@@ -26,9 +26,9 @@ static void test_roundtrip(void)
 
 	struct triage *t = triage_new();
 	CU_ASSERT_EQUAL(triage_load(t, path, &e), 0); /* no file yet: empty */
-	triage_set(t, xdr->fingerprint, TRIAGE_FALSE_POSITIVE,
+	triage_set(t, diag_fp(xdr), TRIAGE_FALSE_POSITIVE,
 		   "SIZE_MAX / 4 on 64-bit: \"always\" false", xdr);
-	triage_set(t, trace->fingerprint, TRIAGE_CONFIRMED, NULL, trace);
+	triage_set(t, diag_fp(trace), TRIAGE_CONFIRMED, NULL, trace);
 	triage_set(t, 0x1234, TRIAGE_NEW, NULL, NULL); /* back at new, no note: not written */
 	CU_ASSERT_EQUAL(triage_save(t, path, &e), 0);
 	triage_free(t);

@@ -174,7 +174,7 @@ static void apply_triage(void)
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; W.tri && i < diag_set_size(W.s[k]); i++) {
 			struct diag *d = diag_set_get(W.s[k], i);
-			const struct triage_entry *en = triage_get(W.tri, d->fingerprint);
+			const struct triage_entry *en = triage_get(W.tri, diag_fp(d));
 			d->status = en ? en->status : TRIAGE_NEW;
 			d->triage_note = en && en->note && *en->note
 					     ? diag_set_strndup(W.s[k], en->note, strlen(en->note))
@@ -423,7 +423,7 @@ static char *fold_key(enum row_kind kind, const struct wgroup *g, const struct w
 		return xasprintf("g:%s", g->name);
 	const struct diag *d = it->d[0];
 	return xasprintf("d:%s:%u:%u:%s:%d:%016llx", d->loc.file, d->loc.line, d->loc.col, d->flag,
-			 (int)d->side, (unsigned long long)d->fingerprint);
+			 (int)d->side, (unsigned long long)diag_fp(d));
 }
 
 static bool is_open(enum row_kind kind, const struct wgroup *g, const struct witem *it)
@@ -710,7 +710,7 @@ static void set_triage(struct view *v, int status, const char *note)
 		for (size_t k = 0; k < it->n; k++) {
 			const struct diag *d = it->d[k];
 			int st = status < 0 ? d->status : status;
-			triage_set(W.tri, d->fingerprint, st, note ? note : d->triage_note, d);
+			triage_set(W.tri, diag_fp(d), st, note ? note : d->triage_note, d);
 		}
 		count++;
 	}
@@ -845,7 +845,7 @@ static void warnings_status(struct view *v, struct strbuf *sb)
 	const struct diag *d = row_diag(r);
 	if (d) {
 		sb_addf(sb, "%s, %s, fingerprint %016llx", d->group, triage_status_name(d->status),
-			(unsigned long long)d->fingerprint);
+			(unsigned long long)diag_fp(d));
 		if (d->triage_note)
 			sb_addf(sb, ", note: %s", d->triage_note);
 		if (d->flag && *d->flag) {
