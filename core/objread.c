@@ -212,9 +212,13 @@ static void cache_put(struct objread *o, struct entry *e)
 	}
 }
 
-static struct entry *entry_new(size_t len)
+/* zlib's fast decoding loop runs only while 258 bytes of output room are
+ * left: an exact-size buffer would decode a small object a byte at a time */
+#define INFLATE_SLACK 258
+
+static struct entry *entry_alloc(size_t len, size_t slack)
 {
-	struct entry *e = xmalloc(sizeof(*e) + len + 1);
+	struct entry *e = xmalloc(sizeof(*e) + len + 1 + slack);
 	memset(e, 0, sizeof(*e));
 	e->len = len;
 	e->data[len] = '\0';
@@ -222,9 +226,19 @@ static struct entry *entry_new(size_t len)
 	return e;
 }
 
+static struct entry *entry_new(size_t len)
+{
+	return entry_alloc(len, 0);
+}
+
 void objread_limit(struct objread *o, size_t bytes)
 {
 	o->limit = bytes;
+}
+
+size_t objread_cached(const struct objread *o)
+{
+	return o->bytes;
 }
 
 size_t objread_packs(const struct objread *o)
@@ -326,9 +340,9 @@ static bool parse_header(const struct pack *p, uint64_t off, struct hdr *h)
 static char *inflate_at(struct objread *o, const struct pack *p, const struct hdr *h,
 			struct entry **out)
 {
-	if (h->size >= UINT32_MAX) /* zlib counts in 32 bits: leave it to libgit2 */
+	if (h->size >= UINT32_MAX - INFLATE_SLACK - 1) /* zlib counts in 32 bits: libgit2 */
 		return NULL;
-	struct entry *e = entry_new(h->size);
+	struct entry *e = entry_alloc(h->size, INFLATE_SLACK);
 	if (!o->zs_ready) {
 		if (inflateInit(&o->zs) != Z_OK)
 			goto fail;
@@ -340,7 +354,8 @@ static char *inflate_at(struct objread *o, const struct pack *p, const struct hd
 	size_t avail = p->data_len - h->data;
 	o->zs.avail_in = avail > UINT32_MAX ? UINT32_MAX : (unsigned)avail;
 	o->zs.next_out = (unsigned char *)e->data;
-	o->zs.avail_out = (unsigned)h->size + 1; /* room to see a stream that is too long */
+	/* room to see a stream that is too long */
+	o->zs.avail_out = (unsigned)h->size + 1 + INFLATE_SLACK;
 	int rc = inflate(&o->zs, Z_FINISH);
 	if (rc != Z_STREAM_END || o->zs.total_out != h->size)
 		goto fail;
@@ -416,8 +431,9 @@ fail:
 }
 
 /* The object at a pack offset: down its delta chain to a cached object or a
- * whole one, then up again, keeping every object made on the way. */
-static struct entry *read_at(struct objread *o, uint32_t pack, uint64_t off)
+ * whole one, then up again, keeping every object made on the way (but a
+ * whole object read `once` is not kept). */
+static struct entry *read_at(struct objread *o, uint32_t pack, uint64_t off, bool once)
 {
 	struct chain {
 		uint32_t pack;
@@ -449,7 +465,12 @@ static struct entry *read_at(struct objread *o, uint32_t pack, uint64_t off)
 			cur->type = (git_object_t)c->h.type;
 			cur->pack = pack;
 			cur->offset = off;
-			cache_put(o, cur);
+			if (!once || n) {
+				/* the fast loop's room back (in place): the cache
+				 * counts only the object */
+				cur = xrealloc(cur, sizeof(*cur) + cur->len + 1);
+				cache_put(o, cur);
+			}
 			break;
 		}
 	}
@@ -478,14 +499,14 @@ out:
 	return cur;
 }
 
-int objread_read(struct objread *o, const git_oid *id, git_object_t *type, const char **data,
-		 size_t *len)
+static int read_object(struct objread *o, const git_oid *id, git_object_t *type,
+		       const char **data, size_t *len, bool once)
 {
 	uint32_t pack;
 	uint64_t off;
 	struct entry *e = NULL;
 	if (find(o, id->id, &pack, &off))
-		e = read_at(o, pack, off);
+		e = read_at(o, pack, off, once);
 	if (!e) { /* loose, or not readable here: libgit2 */
 		git_odb *odb;
 		git_odb_object *obj;
@@ -504,4 +525,16 @@ int objread_read(struct objread *o, const git_oid *id, git_object_t *type, const
 	*data = e->data;
 	*len = e->len;
 	return 0;
+}
+
+int objread_read(struct objread *o, const git_oid *id, git_object_t *type, const char **data,
+		 size_t *len)
+{
+	return read_object(o, id, type, data, len, false);
+}
+
+int objread_read_once(struct objread *o, const git_oid *id, git_object_t *type,
+		      const char **data, size_t *len)
+{
+	return read_object(o, id, type, data, len, true);
 }

@@ -143,6 +143,10 @@ static void parse_trailers(struct patch *p, const struct line *v, size_t n)
 			i = j - 1;
 		}
 	}
+	/* the array to its size: ALLOC_GROW's sixteen slots are 240 bytes
+	 * a patch that a 10,000-patch stack would touch for nothing */
+	if (p->ntrailers < cap)
+		p->trailers = xrealloc(p->trailers, p->ntrailers * sizeof(*p->trailers));
 }
 
 static void set_tags(struct patch *p, const char *const *extra, size_t nextra)

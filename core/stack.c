@@ -22,17 +22,18 @@
 #include "core/commitdiff.h"
 #include "core/gitwrite.h"
 #include "core/objread.h"
+#include "core/rawcommit.h"
 
 /* Text from a commit with an `encoding` header other than UTF-8 is converted,
  * as git log does; NULL when it is UTF-8 already or cannot be converted. */
-static char *to_utf8(const char *s, const char *enc)
+static char *to_utf8(const char *s, size_t len, const char *enc)
 {
 	if (!enc || !strcasecmp(enc, "UTF-8") || !strcasecmp(enc, "utf8"))
 		return NULL;
 	iconv_t cd = iconv_open("UTF-8", enc);
 	if (cd == (iconv_t)-1)
 		return NULL;
-	size_t inleft = strlen(s), cap = inleft * 4 + 16, outleft = cap;
+	size_t inleft = len, cap = inleft * 4 + 16, outleft = cap;
 	char *out = xmalloc(cap + 1), *in = (char *)s, *o = out;
 	size_t rc = iconv(cd, &in, &inleft, &o, &outleft);
 	iconv_close(cd);
@@ -44,32 +45,91 @@ static char *to_utf8(const char *s, const char *enc)
 	return out;
 }
 
-/* `parent` is the commit's first parent when the caller has it at hand. */
-static void fill_patch(struct stack *st, struct patch *p, git_commit *c, git_commit *parent)
+/* A commit of a walk: parsed in place (rawcommit.h), or through libgit2
+ * (gc) when rawcommit leaves it, its fields then pointing into gc. */
+struct walk_commit {
+	struct rawcommit c;
+	git_commit *gc;
+};
+
+static void from_libgit2(struct rawcommit *c, git_commit *gc)
 {
-	const char *enc = git_commit_message_encoding(c);
-	const char *msg = git_commit_message(c);
-	char *conv = to_utf8(msg ? msg : "", enc);
-	patch_parse_message(p, conv ? conv : msg, st->extra_tag_names, st->nextra_tag_names);
+	const git_signature *a = git_commit_author(gc);
+	const char *enc = git_commit_message_encoding(gc), *msg = git_commit_message(gc);
+	memset(c, 0, sizeof(*c));
+	c->id = *git_commit_id(gc);
+	c->tree = *git_commit_tree_id(gc);
+	c->nparents = git_commit_parentcount(gc);
+	c->parents = c->nparents > RAWCOMMIT_INLINE_PARENTS
+			     ? xmalloc(c->nparents * sizeof(*c->parents))
+			     : c->parents_inline;
+	for (size_t i = 0; i < c->nparents; i++)
+		c->parents[i] = *git_commit_parent_id(gc, (unsigned)i);
+	c->name = a->name ? a->name : "";
+	c->name_len = strlen(c->name);
+	c->email = a->email ? a->email : "";
+	c->email_len = strlen(c->email);
+	c->author_time = a->when.time;
+	c->author_offset = a->when.offset;
+	c->commit_time = git_commit_time(gc);
+	c->encoding = enc;
+	c->encoding_len = enc ? strlen(enc) : 0;
+	c->message = msg ? msg : "";
+}
+
+static int commit_get(struct stack *st, const git_oid *id, struct walk_commit *w)
+{
+	w->gc = NULL;
+	if (rawcommit_read(st->reader, id, &w->c) == 0)
+		return 0;
+	if (git_commit_lookup(&w->gc, st->repo, id) < 0)
+		return -1;
+	from_libgit2(&w->c, w->gc);
+	return 0;
+}
+
+static void commit_put(struct stack *st, struct walk_commit *w)
+{
+	rawcommit_release(st->reader, &w->c);
+	git_commit_free(w->gc);
+	w->gc = NULL;
+}
+
+/* `parent` is the commit's first parent when the caller has it at hand. */
+static void fill_patch(struct stack *st, struct patch *p, const struct rawcommit *c,
+		       const struct rawcommit *parent)
+{
+	char encbuf[64], *enc = NULL;
+	if (c->encoding)
+		enc = c->encoding_len < sizeof(encbuf)
+			      ? memcpy(encbuf, c->encoding, c->encoding_len)
+			      : xstrndup(c->encoding, c->encoding_len);
+	if (enc)
+		enc[c->encoding_len] = '\0';
+	char *conv = to_utf8(c->message, strlen(c->message), enc);
+	patch_parse_message(p, conv ? conv : c->message, st->extra_tag_names,
+			    st->nextra_tag_names);
 	free(conv);
-	git_oid_tostr(p->id, sizeof(p->id), git_commit_id(c));
-	const git_signature *a = git_commit_author(c);
-	conv = to_utf8(a->name ? a->name : "", enc);
-	p->author = conv ? conv : xstrdup(a->name ? a->name : "");
-	p->author_email = xstrdup(a->email ? a->email : "");
-	p->time = a->when.time;
-	p->tz_offset = a->when.offset;
-	p->merge = git_commit_parentcount(c) > 1;
-	memcpy(p->tree_oid, git_commit_tree_id(c)->id, sizeof(p->tree_oid));
-	p->root = git_commit_parentcount(c) == 0;
-	git_commit *own = NULL;
-	if (!p->root && !parent && git_commit_parent(&own, c, 0) == 0)
-		parent = own;
+	git_oid_tostr(p->id, sizeof(p->id), &c->id);
+	conv = to_utf8(c->name, c->name_len, enc);
+	p->author = conv ? conv : xstrndup(c->name, c->name_len);
+	p->author_email = xstrndup(c->email, c->email_len);
+	p->time = c->author_time;
+	p->tz_offset = c->author_offset;
+	p->merge = c->nparents > 1;
+	memcpy(p->tree_oid, c->tree.id, sizeof(p->tree_oid));
+	p->root = c->nparents == 0;
+	struct walk_commit own;
+	bool have_own = !p->root && !parent && commit_get(st, &c->parents[0], &own) == 0;
+	if (have_own)
+		parent = &own.c;
 	if (parent)
-		memcpy(p->parent_tree_oid, git_commit_tree_id(parent)->id,
-		       sizeof(p->parent_tree_oid));
+		memcpy(p->parent_tree_oid, parent->tree.id, sizeof(p->parent_tree_oid));
 	p->trees_known = p->root || parent;
-	git_commit_free(own);
+	if (have_own)
+		commit_put(st, &own);
+	if (enc && enc != encbuf)
+		free(enc);
 }
 
 static struct patch *new_patch(struct stack *st)
@@ -156,33 +216,38 @@ static bool walk_stops(const struct line_walk *lw, const git_oid *id)
 
 static int walk_line(struct stack *st, const git_oid *head, struct line_walk *lw)
 {
-	git_commit *c = NULL, *b = NULL;
+	struct walk_commit w[2], *c = &w[0], *parent = &w[1];
+	git_commit *b = NULL;
 	git_time_t limit = INT64_MIN;
+	bool have = false;
 	int rc = 1;
 	if (lw->base && git_commit_lookup(&b, st->repo, lw->base) == 0)
 		limit = git_commit_time(b) - WALK_SLACK;
-	if ((lw->base && !b) || git_commit_lookup(&c, st->repo, head) < 0)
+	if ((lw->base && !b) || commit_get(st, head, c) < 0)
 		goto out;
-	while (!walk_stops(lw, git_commit_id(c))) {
-		git_commit *parent;
-		unsigned n = git_commit_parentcount(c);
-		if (n == 0 || git_commit_time(c) < limit || st->npatches >= WALK_MAX_TO_TAG ||
-		    git_commit_parent(&parent, c, 0) < 0)
+	have = true;
+	while (!walk_stops(lw, &c->c.id)) {
+		size_t n = c->c.nparents;
+		if (n == 0 || c->c.commit_time < limit || st->npatches >= WALK_MAX_TO_TAG ||
+		    commit_get(st, &c->c.parents[0], parent) < 0)
 			goto out;
-		for (unsigned i = 1; i < n; i++) {
+		for (size_t i = 1; i < n; i++) {
 			ALLOC_GROW(lw->sides, lw->nsides + 2, lw->cap);
-			lw->sides[lw->nsides++] = *git_commit_parent_id(c, 0);
-			lw->sides[lw->nsides++] = *git_commit_parent_id(c, i);
+			lw->sides[lw->nsides++] = c->c.parents[0];
+			lw->sides[lw->nsides++] = c->c.parents[i];
 		}
-		fill_patch(st, new_patch(st), c, parent);
-		git_commit_free(c);
+		fill_patch(st, new_patch(st), &c->c, &parent->c);
+		commit_put(st, c);
+		struct walk_commit *t = c;
 		c = parent;
+		parent = t;
 	}
-	lw->stop = *git_commit_id(c);
+	lw->stop = c->c.id;
 	rc = 0;
 out:
 	git_commit_free(b);
-	git_commit_free(c);
+	if (have)
+		commit_put(st, c);
 	if (rc)
 		drop_patches(st);
 	return rc;
@@ -226,11 +291,11 @@ static int walk_general(struct stack *st, const git_oid *base, const git_oid *he
 		goto fail;
 	git_revwalk_simplify_first_parent(w);
 	while ((rc = git_revwalk_next(&id, w)) == 0) {
-		git_commit *c;
-		if (git_commit_lookup(&c, st->repo, &id) < 0)
+		struct walk_commit c;
+		if (commit_get(st, &id, &c) < 0)
 			goto fail;
-		fill_patch(st, new_patch(st), c, NULL);
-		git_commit_free(c);
+		fill_patch(st, new_patch(st), &c.c, NULL);
+		commit_put(st, &c);
 	}
 	if (rc != GIT_ITEROVER)
 		goto fail;
@@ -276,6 +341,8 @@ static int open_range(struct stack *st, const struct stack_opts *o, struct kerr 
 	git_commit *head = NULL, *base = NULL;
 	bool walked = false;
 	int rc = -1;
+	if (!st->reader) /* commits are read through it (rawcommit.h) */
+		st->reader = objread_new(st->repo);
 	/* each commit is read once: caching them would only cost time */
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0);
 	st->head_ref = xstrdup(o->head ? o->head : "HEAD");

@@ -64,6 +64,8 @@ static const char *skip_mail_prefix(const char *s)
 /* Length of `word` if `s` starts with "word:" then a blank or the end. */
 static size_t match_tag(const char *s, const char *word)
 {
+	if (*s != *word) /* most words are ruled out here (10,000 subjects x 10 tags) */
+		return 0;
 	size_t n = strlen(word);
 	if (!n || strncmp(s, word, n) || s[n] != ':')
 		return 0;

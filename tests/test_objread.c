@@ -93,9 +93,71 @@ static void test_loose(void)
 	stackrepo_free(&sr);
 }
 
+struct once {
+	git_repository *r;
+	git_odb *odb;
+	struct objread *o;
+	size_t commits, bad;
+};
+
+static int once_one(const git_oid *id, void *payload)
+{
+	struct once *k = payload;
+	git_odb_object *want;
+	git_object_t type;
+	const char *data;
+	size_t len;
+	if (git_odb_read(&want, k->odb, id) < 0)
+		return -1;
+	if (git_odb_object_type(want) == GIT_OBJECT_COMMIT) {
+		k->commits++;
+		if (objread_read_once(k->o, id, &type, &data, &len) < 0 ||
+		    type != GIT_OBJECT_COMMIT || len != git_odb_object_size(want) ||
+		    memcmp(data, git_odb_object_data(want), len) || data[len] != '\0')
+			k->bad++;
+		else
+			objread_release(k->o, data);
+	}
+	git_odb_object_free(want);
+	return 0;
+}
+
+/* The commits of a walk are read once: the same bytes, and (stored whole,
+ * as fast-import stores them) nothing kept in the cache; read the usual
+ * way, they are kept. */
+static void test_once(void)
+{
+	char *dir = stackrepo_generate(300, 30);
+	struct once k = { 0 };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	gw_libinit();
+	CU_ASSERT_EQUAL_FATAL(git_repository_open(&k.r, dir), 0);
+	CU_ASSERT_EQUAL_FATAL(git_repository_odb(&k.odb, k.r), 0);
+	k.o = objread_new(k.r);
+	CU_ASSERT_EQUAL(git_odb_foreach(k.odb, once_one, &k), 0);
+	CU_ASSERT(k.commits >= 300);
+	CU_ASSERT_EQUAL(k.bad, 0);
+	CU_ASSERT_EQUAL(objread_cached(k.o), 0);
+	git_object *head;
+	git_object_t type;
+	const char *data;
+	size_t len;
+	CU_ASSERT_EQUAL_FATAL(git_revparse_single(&head, k.r, "master"), 0);
+	CU_ASSERT_EQUAL(objread_read(k.o, git_object_id(head), &type, &data, &len), 0);
+	CU_ASSERT_EQUAL(objread_cached(k.o), len);
+	objread_release(k.o, data);
+	git_object_free(head);
+	objread_free(k.o);
+	git_odb_free(k.odb);
+	git_repository_free(k.r);
+	test_rmdir(dir);
+	free(dir);
+}
+
 void suite_objread(void)
 {
 	CU_pSuite s = CU_add_suite("objread", NULL, NULL);
 	CU_add_test(s, "packed objects", test_packs);
 	CU_add_test(s, "loose and gc'ed", test_loose);
+	CU_add_test(s, "commits read once", test_once);
 }

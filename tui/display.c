@@ -128,6 +128,12 @@ int display_pair_elem(short pair)
  * width. Invalid bytes and control characters come back as '?'. */
 static int next_char(const char *s, int len, wchar_t *wc, int *width)
 {
+	unsigned char c = (unsigned char)*s;
+	if (c < 0x80) { /* ASCII (in every locale klang meets): no mbrtowc */
+		*wc = c >= 0x20 && c < 0x7f ? (wchar_t)c : L'?';
+		*width = 1;
+		return 1;
+	}
 	mbstate_t st;
 	memset(&st, 0, sizeof(st));
 	size_t n = mbrtowc(wc, s, (size_t)len, &st);
