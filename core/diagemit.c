@@ -125,7 +125,9 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	}
 	clean_texts(p, t, 3 * r->nnotes + 3);
 	d.function = intern0(p, t[0]);
-	d.log = intern0(p, r->log);
+	if (!r->log || !p->log_norm || strcmp(r->log, p->log_norm)) /* one log at a time */
+		p->log_norm = intern0(p, r->log);
+	d.log = p->log_norm;
 	d.source = t[1];
 	d.fixit = t[2];
 	ALLOC_GROW(p->nnotes_buf, r->nnotes + 1, p->nnotes_cap);

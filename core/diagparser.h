@@ -34,6 +34,7 @@ struct diag_parser {
 	struct strmap paths, flags; /* as printed -> normalised, interned in out */
 	struct strbuf last_raw;
 	const char *last_norm;
+	const char *log_norm; /* the last log name, interned in out */
 	struct strbuf mb, tb; /* cleaned text */
 	struct diag_note *nnotes_buf;
 	size_t nnotes_cap;
