@@ -14,10 +14,20 @@ static bool ascii(const char *s)
 	return true;
 }
 
-/* RFC 2047 Q encoding of a header word when it is not plain ASCII. */
+/* Would a reader change the text of a header: not ASCII, or an "=?" a
+ * reader takes for an encoded word (git format-patch asks the same)? */
+static bool needs_encoding(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80 || (s[0] == '=' && s[1] == '?'))
+			return true;
+	return false;
+}
+
+/* RFC 2047 Q encoding of a header text a reader would otherwise change. */
 static void add_header_text(struct strbuf *sb, const char *s)
 {
-	if (ascii(s)) {
+	if (!needs_encoding(s)) {
 		sb_adds(sb, s);
 		return;
 	}

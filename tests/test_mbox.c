@@ -509,6 +509,32 @@ static void test_format_body_like_headers(void)
 	patch_files_free(&b);
 }
 
+/* A subject or author whose text holds "=?...?=" (an encoded word quoted in
+ * plain text) is written encoded, as git format-patch does: written as it
+ * is, a reader would decode it. */
+static void test_format_encoded_word_text(void)
+{
+	struct patch p = {0};
+	p.subject = "arm64: quote =?utf-8?q?K=C3=B6nig?= in a subject";
+	p.author = "A =?x?= Thor";
+	p.author_email = "a@example.org";
+	p.body = "Body.\n";
+	p.time = 1700000000;
+	struct strbuf sb = STRBUF_INIT;
+	mbox_format_patch(&p,
+			  "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-int a;\n"
+			  "+long a;\n",
+			  1, 1, &sb);
+	CU_ASSERT_PTR_NULL(strstr(sb.buf, "Subject: [PATCH] arm64: quote =?utf-8"));
+	struct patch_files a = {0};
+	mbox_parse(&a, sb.buf, sb.len, "a.mbox", NULL);
+	CU_ASSERT_EQUAL_FATAL(a.npatches, 1);
+	CU_ASSERT_STRING_EQUAL(a.patches[0].subject, p.subject);
+	CU_ASSERT_STRING_EQUAL(a.patches[0].author, p.author);
+	sb_free(&sb);
+	patch_files_free(&a);
+}
+
 void suite_mbox(void)
 {
 	CU_pSuite s = CU_add_suite("mbox", NULL, NULL);
@@ -526,4 +552,6 @@ void suite_mbox(void)
 	CU_add_test(s, "written as format-patch mails, read back the same", test_format_round_trip);
 	CU_add_test(s, "a body that starts like in-body headers, written and read back",
 		    test_format_body_like_headers);
+	CU_add_test(s, "a subject holding an encoded word's text, written and read back",
+		    test_format_encoded_word_text);
 }
