@@ -649,7 +649,7 @@ static void parser_free(struct diag_parser *p)
 	sb_free(&p->mb);
 	sb_free(&p->tb);
 	free(p->nnotes_buf);
-	free(p->offs);
+	free(p->lens);
 	free(p->txts);
 	free(p->nincs_buf);
 	sb_free(&p->part);

@@ -63,8 +63,8 @@ static const char *nflag(struct diag_parser *p, const char *raw)
  * the others are taken as they are. */
 static void clean_texts(struct diag_parser *p, const char **t, size_t n)
 {
-	ALLOC_GROW(p->offs, n, p->offs_cap);
-	size_t *len = p->offs, total = 0;
+	ALLOC_GROW(p->lens, n, p->lens_cap);
+	size_t *len = p->lens, total = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!t[i])
 			continue;

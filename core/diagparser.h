@@ -38,8 +38,8 @@ struct diag_parser {
 	struct strbuf mb, tb; /* cleaned text */
 	struct diag_note *nnotes_buf;
 	size_t nnotes_cap;
-	size_t *offs;
-	size_t offs_cap;
+	size_t *lens; /* scratch: lengths of a new diagnostic's texts */
+	size_t lens_cap;
 	const char **txts;
 	size_t txts_cap;
 	struct diag_loc *nincs_buf;

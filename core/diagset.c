@@ -642,15 +642,34 @@ static bool is_ident(char c)
 	return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c >= '0' && c <= '9');
 }
 
+static bool is_hexish(char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') ||
+	       (c | 0x20) == 'x' || c == '.';
+}
+
+/* Masking numbers: a digit at p (in m) that does not continue a word starts
+ * a number, which goes on over hex digits, x and dots. */
+static bool number_at(const char *m, const char *p)
+{
+	return *p >= '0' && *p <= '9' && !(p > m && is_ident(p[-1]));
+}
+
+static const char *number_last(const char *p)
+{
+	while (p[1] && is_hexish(p[1]))
+		p++;
+	return p;
+}
+
 void diag_mask_numbers(const char *m, struct strbuf *out)
 {
 	const char *run = m;
 	for (const char *p = m; *p; p++) {
-		if (*p < '0' || *p > '9' || (p > m && is_ident(p[-1])))
+		if (!number_at(m, p))
 			continue;
 		sb_add(out, run, (size_t)(p - run));
-		while (p[1] && strchr("0123456789abcdefABCDEFxX.", p[1]))
-			p++;
+		p = number_last(p);
 		sb_addc(out, '#');
 		run = p + 1;
 	}
@@ -660,12 +679,6 @@ void diag_mask_numbers(const char *m, struct strbuf *out)
 /* Fingerprint texts are hashed in chunks of exactly 256 (message) or 512
  * (source) bytes, chained: the chunking is part of the fingerprints kept in
  * triage stores. */
-static bool is_hexish(char c)
-{
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') ||
-	       (c | 0x20) == 'x' || c == '.';
-}
-
 /* The masked message hashed as it is made: a number not inside a word
  * (and its hex digits, x and dots) becomes '#'. */
 static uint64_t hash_masked(const char *m, uint64_t h)
@@ -674,9 +687,8 @@ static uint64_t hash_masked(const char *m, uint64_t h)
 	size_t n = 0;
 	for (const char *p = m; *p; p++) {
 		char c = *p;
-		if (c >= '0' && c <= '9' && !(p > m && is_ident(p[-1]))) {
-			while (p[1] && is_hexish(p[1]))
-				p++;
+		if (number_at(m, p)) {
+			p = number_last(p);
 			c = '#';
 		}
 		buf[n++] = c;
