@@ -20,27 +20,12 @@ struct loader {
 	struct kerr *e;
 };
 
-static int err_at(struct loader *l, const yaml_node_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int err_at(struct loader *l, const yaml_node_t *n, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return kerr_set(l->e, "%s:%zu:%zu: %s", l->path, n->start_mark.line + 1,
-			n->start_mark.column + 1, msg);
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
+/* "PATH:LINE:COL: message" at n (core/yamldoc). */
+#define err_at(l, n, ...) yamldoc_error((l)->e, (l)->path, (n), __VA_ARGS__)
 
 static int want_scalar(struct loader *l, const yaml_node_t *n, const char *key, char **out)
 {
-	const char *s = scalar(n);
+	const char *s = yamldoc_scalar(n);
 	if (!s)
 		return err_at(l, n, "'%s' must be a string", key);
 	free(*out);
@@ -50,7 +35,7 @@ static int want_scalar(struct loader *l, const yaml_node_t *n, const char *key, 
 
 static int want_bool(struct loader *l, const yaml_node_t *n, const char *key, bool *out)
 {
-	const char *s = scalar(n);
+	const char *s = yamldoc_scalar(n);
 	static const char *const yes[] = { "true", "yes", "on", "y" };
 	static const char *const no[] = { "false", "no", "off", "n" };
 	for (size_t i = 0; s && i < ARRAY_SIZE(yes); i++) {
@@ -66,7 +51,7 @@ static int want_bool(struct loader *l, const yaml_node_t *n, const char *key, bo
 static int want_action(struct loader *l, const yaml_node_t *n, const char *key, bool *keep,
 		       bool *drop)
 {
-	const char *s = scalar(n);
+	const char *s = yamldoc_scalar(n);
 	if (s && !strcmp(s, "keep"))
 		return *keep = true, 0;
 	if (s && !strcmp(s, "drop"))
@@ -77,7 +62,7 @@ static int want_action(struct loader *l, const yaml_node_t *n, const char *key, 
 static int want_version(struct loader *l, const yaml_node_t *n, const char *key,
 			struct clang_version *v)
 {
-	const char *s = scalar(n);
+	const char *s = yamldoc_scalar(n);
 	if (!s || clangver_parse(s, v) < 0)
 		return err_at(l, n, "'%s' must be a Clang version such as 5, 5.0 or 14.0.6", key);
 	return 0;
@@ -116,7 +101,7 @@ static int load_rule(struct loader *l, yaml_node_t *n, struct ps_rule *r)
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(&l->doc, p->value);
-		const char *key = scalar(k);
+		const char *key = yamldoc_scalar(k);
 		int rc;
 		if (!key)
 			return err_at(l, k, "rule keys must be strings");
@@ -178,7 +163,7 @@ static int load_tags(struct loader *l, yaml_node_t *n, struct patchset *ps)
 		return err_at(l, n, "'tags' must be a list such as [FOO, BAR]");
 	for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
 		yaml_node_t *t = yaml_document_get_node(&l->doc, *i);
-		const char *s = scalar(t);
+		const char *s = yamldoc_scalar(t);
 		if (!s || !*s || strchr(s, ':') || strchr(s, ' '))
 			return err_at(l, t, "a tag is one word without ':' (FOO, not 'FOO:')");
 		ps->tags = xrealloc(ps->tags, (ps->ntags + 1) * sizeof(*ps->tags));
@@ -194,7 +179,7 @@ static int load_fetch(struct loader *l, yaml_node_t *n, struct patchset *ps)
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(&l->doc, p->value);
-		const char *key = scalar(k);
+		const char *key = yamldoc_scalar(k);
 		int rc;
 		if (key && !strcmp(key, "url"))
 			rc = want_scalar(l, v, key, &ps->fetch_url);
@@ -218,7 +203,7 @@ static int load_top(struct loader *l, yaml_node_t *root, struct patchset *ps)
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(&l->doc, p->value);
-		const char *key = scalar(k);
+		const char *key = yamldoc_scalar(k);
 		int rc = 0;
 		if (!key)
 			rc = err_at(l, k, "keys must be strings");
@@ -237,7 +222,7 @@ static int load_top(struct loader *l, yaml_node_t *root, struct patchset *ps)
 		else if (!strcmp(key, "fetch"))
 			rc = load_fetch(l, v, ps);
 		else if (!strcmp(key, "rules")) {
-			if (v->type == YAML_SCALAR_NODE && !*scalar(v))
+			if (v->type == YAML_SCALAR_NODE && !*yamldoc_scalar(v))
 				continue; /* "rules:" with nothing */
 			if (v->type != YAML_SEQUENCE_NODE)
 				return err_at(l, v, "'rules' must be a list");
@@ -263,26 +248,12 @@ static int load_top(struct loader *l, yaml_node_t *root, struct patchset *ps)
 int patchset_load(struct patchset *ps, const char *path, struct kerr *e)
 {
 	memset(ps, 0, sizeof(*ps));
-	size_t len;
-	char *text = read_file(path, &len, e);
-	if (!text)
-		return -1;
 	struct loader l = { .path = path, .e = e };
-	yaml_parser_t parser;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	int rc;
-	if (!yaml_parser_load(&parser, &l.doc)) {
-		rc = yamldoc_parse_error(e, path, &parser, text, len);
-		yaml_parser_delete(&parser);
-		free(text);
-		return rc;
-	}
+	if (yamldoc_load(&l.doc, path, NULL, e) < 0)
+		return -1;
 	ps->path = xstrdup(path);
-	rc = load_top(&l, yaml_document_get_root_node(&l.doc), ps);
+	int rc = load_top(&l, yaml_document_get_root_node(&l.doc), ps);
 	yaml_document_delete(&l.doc);
-	yaml_parser_delete(&parser);
-	free(text);
 	if (rc < 0) {
 		patchset_free(ps);
 		return -1;

@@ -21,23 +21,19 @@
 #include "core/lockfile.h"
 #include "core/yamldoc.h"
 
-static int node_err(const char *path, const yaml_node_t *n, const char *what, struct kerr *e)
-{
-	return kerr_set(e, "%s:%zu:%zu: %s", path, n->start_mark.line + 1,
-			n->start_mark.column + 1, what);
-}
-
 static int load_entry(yaml_document_t *doc, yaml_node_t *n, const char *path,
 		      struct override *o, struct kerr *e)
 {
 	memset(o, 0, sizeof(*o));
 	if (n->type != YAML_MAPPING_NODE)
-		return node_err(path, n, "an override must be a mapping (commit:, decision:)", e);
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		return yamldoc_error(e, path, n,
+				     "an override must be a mapping (commit:, decision:)");
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = yaml_document_get_node(doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(doc, p->value);
 		if (k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE)
-			return node_err(path, k, "override keys and values must be strings", e);
+			return yamldoc_error(e, path, k, "override keys and values must be strings");
 		const char *key = (const char *)k->data.scalar.value;
 		const char *val = (const char *)v->data.scalar.value;
 		char **dst = !strcmp(key, "commit")      ? &o->commit
@@ -49,22 +45,20 @@ static int load_entry(yaml_document_t *doc, yaml_node_t *n, const char *path,
 			*dst = xstrdup(val);
 		} else if (!strcmp(key, "decision")) {
 			if (strcmp(val, "keep") && strcmp(val, "drop"))
-				return node_err(path, v, "decision must be keep or drop", e);
+				return yamldoc_error(e, path, v, "decision must be keep or drop");
 			o->kind = !strcmp(val, "keep") ? OV_KEEP : OV_DROP;
 		} else if (!strcmp(key, "until_clang")) {
 			if (clangver_parse(val, &o->until) < 0)
-				return node_err(path, v, "until_clang must be a Clang version", e);
+				return yamldoc_error(e, path, v, "until_clang must be a Clang version");
 			o->kind = OV_UNTIL;
 		} else {
-			char msg[160];
-			snprintf(msg, sizeof(msg), "unknown override key '%.60s'", key);
-			return node_err(path, k, msg, e);
+			return yamldoc_error(e, path, k, "unknown override key '%.60s'", key);
 		}
 	}
 	if (!o->commit && !o->change_id)
-		return node_err(path, n, "override needs 'commit' or 'change_id'", e);
+		return yamldoc_error(e, path, n, "override needs 'commit' or 'change_id'");
 	if (o->kind == OV_NONE)
-		return node_err(path, n, "override needs 'decision' or 'until_clang'", e);
+		return yamldoc_error(e, path, n, "override needs 'decision' or 'until_clang'");
 	return 0;
 }
 
@@ -99,16 +93,10 @@ static int parse_list(void *data, const char *path, const char *text, size_t len
 	l->n = 0;
 	if (!text)
 		return 0;
-	yaml_parser_t parser;
 	yaml_document_t doc;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	int rc = 0;
-	if (!yaml_parser_load(&parser, &doc)) {
-		yamldoc_parse_error(e, path, &parser, text, len);
-		yaml_parser_delete(&parser);
+	if (yamldoc_load_text(&doc, text, len, path, e) < 0)
 		return STATE_CORRUPT;
-	}
+	int rc = 0;
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	yaml_node_t *list = NULL;
 	if (root && root->type == YAML_MAPPING_NODE) {
@@ -122,7 +110,7 @@ static int parse_list(void *data, const char *path, const char *text, size_t len
 	}
 	if (root && (!list || (list->type != YAML_SEQUENCE_NODE &&
 			       !(list->type == YAML_SCALAR_NODE && !list->data.scalar.length))))
-		rc = node_err(path, list ? list : root, "expected 'overrides:' with a list", e);
+		rc = yamldoc_error(e, path, list ? list : root, "expected 'overrides:' with a list");
 	for (yaml_node_item_t *i = list && list->type == YAML_SEQUENCE_NODE
 					   ? list->data.sequence.items.start
 					   : NULL;
@@ -137,7 +125,6 @@ static int parse_list(void *data, const char *path, const char *text, size_t len
 		l->v[l->n++] = o;
 	}
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
 	if (rc < 0) {
 		list_free(l);
 		return STATE_CORRUPT;
