@@ -652,6 +652,7 @@ static void parser_free(struct diag_parser *p)
 	free(p->lens);
 	free(p->txts);
 	free(p->nincs_buf);
+	free(p->ntus_buf);
 	sb_free(&p->part);
 	sb_free(&p->clean);
 	sb_free(&p->pb);

@@ -14,18 +14,6 @@ static const char *const *build_dirs(const struct diag_parser *p, size_t *n)
 	return p->o.build_dir ? &p->o.build_dir : (const char *const *)p->dirs;
 }
 
-void parser_decide_root(struct diag_parser *p)
-{
-	if (!p->raw)
-		return;
-	size_t nb;
-	const char *const *b = build_dirs(p, &nb);
-	p->root = diagnorm_root(p->raw, b, nb);
-	diag_normalize_into(p->raw, p->out, p->root, b, nb);
-	diag_set_free(p->raw);
-	p->raw = NULL;
-}
-
 static const char *npath(struct diag_parser *p, const char *raw)
 {
 	if (!raw)
@@ -105,13 +93,15 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	    r->loc.file == r->spell.file ? d.spell.file : npath(p, r->loc.file ? r->loc.file : "");
 	d.flag = nflag(p, r->flag);
 	d.message = r->message ? r->message : "";
-	const char *tus[1] = {!r->ntus			   ? NULL
-			      : r->tus[0] == r->spell.file ? d.spell.file
-							   : npath(p, r->tus[0])};
+	/* one unit as read, all a raw entry gathered */
+	ALLOC_GROW(p->ntus_buf, r->ntus + 1, p->ntus_cap);
+	const char **tus = p->ntus_buf;
+	for (size_t i = 0; i < r->ntus; i++)
+		tus[i] = r->tus[i] == r->spell.file ? d.spell.file : npath(p, r->tus[i]);
 	uint64_t h;
 	struct diag *e = diag_set_find(p->out, &d, &h);
 	if (e) {
-		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, tus[0] ? 1 : 0);
+		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, r->ntus);
 		return;
 	}
 	/* function, source, fix-it, then each note's message, macro, source */
@@ -148,8 +138,23 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	}
 	d.includes = p->nincs_buf;
 	d.tus = tus;
-	d.ntus = tus[0] ? 1 : 0;
 	diag_set_insert(p->out, &d, h);
+}
+
+/* Decide the source root from the raw set, then put what it holds into the
+ * normalised set the way every later diagnostic goes. */
+void parser_decide_root(struct diag_parser *p)
+{
+	if (!p->raw)
+		return;
+	size_t nb;
+	const char *const *b = build_dirs(p, &nb);
+	p->root = diagnorm_root(p->raw, b, nb);
+	struct diag_set *raw = p->raw;
+	p->raw = NULL;
+	for (size_t i = 0; i < diag_set_size(raw); i++)
+		emit_norm(p, diag_set_get(raw, i));
+	diag_set_free(raw);
 }
 
 void parser_emit(struct diag_parser *p, const struct diag *in, bool clean)

@@ -1,7 +1,7 @@
-/* From raw to normalised diagnostics: detect the source root (the prefix
- * that most absolute paths share before a kernel top-level directory) and
- * the arch (arch/<name>/), make paths relative, clean message text, and
- * merge into a set. Works on distinct diagnostics only, so it is cheap. */
+/* From raw to normalised paths: detect the source root (the prefix that
+ * most absolute paths share before a kernel top-level directory) and the
+ * arch (arch/<name>/), and make a path relative to the tree. The parser
+ * (core/diagemit.c) asks once per distinct path, so it is cheap. */
 #include "core/diag.h"
 
 #include <stdlib.h>
@@ -169,8 +169,7 @@ static char *detect_arch_paths(const struct pathmap *seen)
 }
 
 /* Every distinct path a set mentions (its strings are interned: one per pointer). */
-static void collect_set(const struct diag_set *s, struct pathmap *seen, size_t *maxn, size_t *maxi,
-			size_t *maxt)
+static void collect_set(const struct diag_set *s, struct pathmap *seen)
 {
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		const struct diag *d = diag_set_get(s, i);
@@ -182,18 +181,13 @@ static void collect_set(const struct diag_set *s, struct pathmap *seen, size_t *
 			collect(seen, d->notes[k].loc.file);
 		for (size_t k = 0; k < d->ntus; k++)
 			collect(seen, d->tus[k]);
-		if (maxn) {
-			*maxn = d->nnotes > *maxn ? d->nnotes : *maxn;
-			*maxi = d->nincludes > *maxi ? d->nincludes : *maxi;
-			*maxt = d->ntus > *maxt ? d->ntus : *maxt;
-		}
 	}
 }
 
 char *diagnorm_root(const struct diag_set *raw, const char *const *builds, size_t nb)
 {
 	struct pathmap seen = {0};
-	collect_set(raw, &seen, NULL, NULL, NULL);
+	collect_set(raw, &seen);
 	char *root = detect_root_paths(&seen, builds, nb);
 	free(seen.keys);
 	free(seen.vals);
@@ -233,101 +227,4 @@ const char *diagnorm_path(struct diag_set *into, const char *raw, const char *ro
 	sb_free(&sb);
 	free(n);
 	return v;
-}
-
-struct norm_ctx {
-	struct pathmap paths; /* raw path -> normalised, interned in `into` */
-	struct diag_set *into;
-	const char *root;
-	const char *const *builds;
-	size_t nb;
-};
-
-static const char *norm_path(struct norm_ctx *x, const char *raw)
-{
-	if (!raw)
-		return NULL;
-	const char *v = map_get(&x->paths, raw);
-	if (!v) {
-		v = diagnorm_path(x->into, raw, x->root, x->builds, x->nb);
-		map_put(&x->paths, raw, v);
-	}
-	return v;
-}
-
-static size_t text_off(struct strbuf *b, const char *s)
-{
-	if (!s)
-		return (size_t)-1;
-	size_t off = b->len;
-	lex_text(s, strlen(s), b);
-	sb_addc(b, '\0');
-	return off;
-}
-
-static const char *at(const struct strbuf *b, size_t off)
-{
-	return off == (size_t)-1 ? NULL : b->buf + off;
-}
-
-static void norm_one(struct norm_ctx *x, const struct diag *r, struct strbuf *tb,
-		     struct diag_note *notes, struct diag_loc *incs, const char **tus, size_t *offs)
-{
-	struct diag d = *r;
-	sb_reset(tb);
-	size_t om = text_off(tb, r->message), of = text_off(tb, r->function);
-	size_t os = text_off(tb, r->source), ox = text_off(tb, r->fixit),
-	       ofl = text_off(tb, r->flag);
-	for (size_t i = 0; i < r->nnotes; i++) {
-		offs[2 * i] = text_off(tb, r->notes[i].msg);
-		offs[2 * i + 1] = text_off(tb, r->notes[i].source);
-	}
-	d.message = at(tb, om);
-	d.function = at(tb, of);
-	d.source = at(tb, os);
-	d.fixit = at(tb, ox);
-	d.flag = at(tb, ofl);
-	for (size_t i = 0; i < r->nnotes; i++) {
-		notes[i] = r->notes[i];
-		notes[i].loc.file = norm_path(x, r->notes[i].loc.file);
-		notes[i].msg = at(tb, offs[2 * i]);
-		notes[i].source = at(tb, offs[2 * i + 1]);
-	}
-	d.notes = notes;
-	for (size_t i = 0; i < r->nincludes; i++) {
-		incs[i] = r->includes[i];
-		incs[i].file = norm_path(x, r->includes[i].file);
-	}
-	d.includes = incs;
-	for (size_t i = 0; i < r->ntus; i++)
-		tus[i] = norm_path(x, r->tus[i]);
-	d.tus = tus;
-	d.loc.file = norm_path(x, r->loc.file);
-	d.spell.file = norm_path(x, r->spell.file);
-	diag_set_add(x->into, &d);
-}
-
-void diag_normalize_into(const struct diag_set *raw, struct diag_set *into, const char *root,
-			 const char *const *builds, size_t nb)
-{
-	size_t maxn = 0, maxi = 0, maxt = 0;
-	struct pathmap seen = {0};
-	collect_set(raw, &seen, &maxn, &maxi, &maxt);
-	free(seen.keys);
-	free(seen.vals);
-	struct norm_ctx x = {{0}, into, root, builds, nb};
-	struct diag_note *notes = xmalloc((maxn + 1) * sizeof(*notes));
-	struct diag_loc *incs = xmalloc((maxi + 1) * sizeof(*incs));
-	const char **tus = xmalloc((maxt + 1) * sizeof(*tus));
-	size_t *offs = xmalloc((2 * maxn + 1) * sizeof(*offs));
-	struct strbuf tb = STRBUF_INIT;
-	for (size_t i = 0; i < diag_set_size(raw); i++)
-		norm_one(&x, diag_set_get(raw, i), &tb, notes, incs, tus, offs);
-	sb_free(&tb);
-	free(notes);
-	free(incs);
-	free(tus);
-	free(offs);
-	free(x.paths.keys);
-	free(x.paths.vals);
 }

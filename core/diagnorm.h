@@ -1,6 +1,6 @@
 /* From the paths a log prints to paths in the source tree: source-root and
- * arch detection, one path at a time, or a whole raw set at once. Used by
- * the parser (core/diag.c). */
+ * arch detection, and one path at a time. Used by the parser
+ * (core/diagemit.c). */
 #ifndef KLANG_CORE_DIAGNORM_H
 #define KLANG_CORE_DIAGNORM_H
 
@@ -15,8 +15,5 @@ char *diagnorm_arch(const struct diag_set *s);
 /* One path, normalised and interned in `into`. */
 const char *diagnorm_path(struct diag_set *into, const char *raw, const char *root,
 			  const char *const *builds, size_t nb);
-/* Every diagnostic of a raw set, normalised, added to `into`. */
-void diag_normalize_into(const struct diag_set *raw, struct diag_set *into, const char *root,
-			 const char *const *builds, size_t nb);
 
 #endif

@@ -44,6 +44,8 @@ struct diag_parser {
 	size_t txts_cap;
 	struct diag_loc *nincs_buf;
 	size_t nincs_cap;
+	const char **ntus_buf;
+	size_t ntus_cap;
 	struct strbuf part, clean;
 	bool part_over;
 	struct diag_counts counts;
