@@ -238,7 +238,7 @@ static void report(const struct build_mgr *m, const char *summary, bool summary_
 	getrusage(RUSAGE_CHILDREN, &kids);
 	if (summary_written)
 		printf("summary: %s\n", summary);
-	printf("cpu: klang %.2fs, builds %.2fs\n",
+	printf("cpu: klang %.3fs, builds %.2fs\n",
 	       (double)self.ru_utime.tv_sec + (double)self.ru_stime.tv_sec +
 		   (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6,
 	       (double)kids.ru_utime.tv_sec + (double)kids.ru_stime.tv_sec +
