@@ -91,11 +91,11 @@ static int list_all(bool json)
 int cmd_clang_version(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "cc", required_argument, NULL, 'c' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"cc", required_argument, NULL, 'c'},
+	    {"all", no_argument, NULL, 'a'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
 	};
 	const char *cc = NULL;
 	bool all = false, json = false;
@@ -111,7 +111,8 @@ int cmd_clang_version(int argc, char **argv)
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-				warnx_("clang-version: --format must be text or json, not '%s'", optarg);
+				warnx_("clang-version: --format must be text or json, not '%s'",
+				       optarg);
 				return EXIT_USAGE;
 			}
 			json = !strcmp(optarg, "json");

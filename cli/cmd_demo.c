@@ -53,21 +53,18 @@ static int tour_load_shipped(const char *name, struct kerr *e)
 }
 
 static const char *const state_names[] = {
-	[DEMO_CREATED] = "created",
-	[DEMO_REUSED] = "reusing",
-	[DEMO_REFRESHED] = "refreshed",
-	[DEMO_KEPT] = "reusing",
+    [DEMO_CREATED] = "created",
+    [DEMO_REUSED] = "reusing",
+    [DEMO_REFRESHED] = "refreshed",
+    [DEMO_KEPT] = "reusing",
 };
 
 int cmd_demo(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "no-tui", no_argument, NULL, 'n' },
-		{ "theme", required_argument, NULL, 't' },
-		{ "play", required_argument, NULL, 'p' },
-		{ "speed", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"no-tui", no_argument, NULL, 'n'},	    {"theme", required_argument, NULL, 't'},
+	    {"play", required_argument, NULL, 'p'}, {"speed", required_argument, NULL, 's'},
+	    {"help", no_argument, NULL, 'h'},	    {0},
 	};
 	const char *theme = NULL, *play = NULL;
 	double speed = 1;
@@ -78,9 +75,15 @@ int cmd_demo(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'n': no_tui = true; break;
-		case 't': theme = optarg; break;
-		case 'p': play = optarg; break;
+		case 'n':
+			no_tui = true;
+			break;
+		case 't':
+			theme = optarg;
+			break;
+		case 'p':
+			play = optarg;
+			break;
 		case 's': {
 			char *end;
 			speed = strtod(optarg, &end);
@@ -91,9 +94,12 @@ int cmd_demo(int argc, char **argv)
 			}
 			break;
 		}
-		case 'h': usage(stdout); return EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
 		default:
-			warnx_("demo: unknown option '%s' (see klang demo --help)", argv[optind - 1]);
+			warnx_("demo: unknown option '%s' (see klang demo --help)",
+			       argv[optind - 1]);
 			return EXIT_USAGE;
 		}
 	}
@@ -134,8 +140,9 @@ int cmd_demo(int argc, char **argv)
 	if (no_tui) {
 		puts(info.dir);
 	} else {
-		char *tv[] = { "klang", "--repo", info.dir, "--patchset", info.patchset,
-			       theme ? "--theme" : NULL, (char *)theme, NULL };
+		char *tv[] = {"klang",	     "--repo",	    info.dir,
+			      "--patchset",  info.patchset, theme ? "--theme" : NULL,
+			      (char *)theme, NULL};
 		int tc = theme ? 7 : 5;
 		fflush(stderr);
 		rc = tui_main(tc, tv);

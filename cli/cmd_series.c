@@ -74,40 +74,58 @@ struct args {
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option longopts[] = {
-		{ "patchset", required_argument, NULL, 'p' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "head", required_argument, NULL, 'H' },
-		{ "clang", required_argument, NULL, 'c' },
-		{ "cc", required_argument, NULL, 'C' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "override", required_argument, NULL, 'o' },
-		{ "apply", required_argument, NULL, 'a' },
-		{ "force", no_argument, NULL, 'F' },
-		{ "export", required_argument, NULL, 'e' },
-		{ "as", required_argument, NULL, 's' },
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "quilt", required_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"patchset", required_argument, NULL, 'p'}, {"repo", required_argument, NULL, 'r'},
+	    {"base", required_argument, NULL, 'b'},	{"head", required_argument, NULL, 'H'},
+	    {"clang", required_argument, NULL, 'c'},	{"cc", required_argument, NULL, 'C'},
+	    {"format", required_argument, NULL, 'f'},	{"override", required_argument, NULL, 'o'},
+	    {"apply", required_argument, NULL, 'a'},	{"force", no_argument, NULL, 'F'},
+	    {"export", required_argument, NULL, 'e'},	{"as", required_argument, NULL, 's'},
+	    {"mbox", required_argument, NULL, 'm'},	{"quilt", required_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},		{0},
 	};
 	int c;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p': a->patchset = optarg; break;
-		case 'r': a->repo = optarg; break;
-		case 'b': a->base = optarg; break;
-		case 'H': a->head = optarg; break;
-		case 'c': a->clang = optarg; break;
-		case 'C': a->cc = optarg; break;
-		case 'a': a->apply = optarg; break;
-		case 'F': a->force = true; break;
-		case 'e': a->export_dir = optarg; break;
-		case 's': a->as = optarg; break;
-		case 'm': a->files = optarg; a->kind = STACK_FILES_MBOX; break;
-		case 'q': a->files = optarg; a->kind = STACK_FILES_QUILT; break;
+		case 'p':
+			a->patchset = optarg;
+			break;
+		case 'r':
+			a->repo = optarg;
+			break;
+		case 'b':
+			a->base = optarg;
+			break;
+		case 'H':
+			a->head = optarg;
+			break;
+		case 'c':
+			a->clang = optarg;
+			break;
+		case 'C':
+			a->cc = optarg;
+			break;
+		case 'a':
+			a->apply = optarg;
+			break;
+		case 'F':
+			a->force = true;
+			break;
+		case 'e':
+			a->export_dir = optarg;
+			break;
+		case 's':
+			a->as = optarg;
+			break;
+		case 'm':
+			a->files = optarg;
+			a->kind = STACK_FILES_MBOX;
+			break;
+		case 'q':
+			a->files = optarg;
+			a->kind = STACK_FILES_QUILT;
+			break;
 		case 'o':
 			a->overrides = xrealloc(a->overrides, (a->noverrides + 1) * sizeof(char *));
 			a->overrides[a->noverrides++] = optarg;
@@ -118,15 +136,19 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return -1;
 			}
 			break;
-		case 'h': usage(stdout); return 1;
+		case 'h':
+			usage(stdout);
+			return 1;
 		default:
-			warnx_("series: bad option '%s' (see klang series --help)", argv[optind - 1]);
+			warnx_("series: bad option '%s' (see klang series --help)",
+			       argv[optind - 1]);
 			return -1;
 		}
 	}
 	if (optind < argc)
 		return warnx_("series: unexpected argument '%s' (see klang series --help)",
-			      argv[optind]), -1;
+			      argv[optind]),
+		       -1;
 	if (a->clang && a->cc)
 		return warnx_("series: give --clang or --cc, not both"), -1;
 	if (!a->export_dir != !a->as)
@@ -148,7 +170,8 @@ static int target_clang(const struct args *a, struct clang_version *v, char **fr
 	if (a->clang) {
 		if (clangver_parse(a->clang, v) < 0)
 			return warnx_("series: --clang '%s' is not a version (5, 5.0, 14.0.6)",
-				      a->clang), -1;
+				      a->clang),
+			       -1;
 		*from = xstrdup("--clang");
 		return 0;
 	}
@@ -156,9 +179,11 @@ static int target_clang(const struct args *a, struct clang_version *v, char **fr
 	if (clangver_detect(cc, v, &e) < 0)
 		return warnx_("series: %s (give the target with --clang)", e.msg), -1;
 	if (v->apple)
-		return warnx_("series: %s is Apple clang %s: Apple's numbers are not LLVM's and the "
-			      "LLVM version is not known; give it with --clang", cc,
-			      clangver_str(v, b, sizeof(b))), -1;
+		return warnx_(
+			   "series: %s is Apple clang %s: Apple's numbers are not LLVM's and the "
+			   "LLVM version is not known; give it with --clang",
+			   cc, clangver_str(v, b, sizeof(b))),
+		       -1;
 	*from = xasprintf("%s%s%s", cc, v->vendor[0] ? ", " : "", v->vendor);
 	return 0;
 }
@@ -169,11 +194,12 @@ static int set_override(struct series *s, const char *spec)
 	const char *eq = strrchr(spec, '=');
 	if (!eq)
 		return warnx_("series: --override wants REF=keep|drop|clear|until:V, not '%s'",
-			      spec), -1;
+			      spec),
+		       -1;
 	char *ref = xstrndup(spec, (size_t)(eq - spec));
 	const char *what = eq + 1;
 	long i = series_find(s, ref);
-	struct clang_version until = { 0 };
+	struct clang_version until = {0};
 	enum override_kind k = !strcmp(what, "keep")	? OV_KEEP
 			       : !strcmp(what, "drop")	? OV_DROP
 			       : !strcmp(what, "clear") ? OV_NONE
@@ -181,8 +207,10 @@ static int set_override(struct series *s, const char *spec)
 	struct kerr e;
 	int rc = -1;
 	if (i < 0)
-		warnx_("series: --override: no single patch '%s' (index, commit or Change-Id)", ref);
-	else if (k == OV_UNTIL && (strncmp(what, "until:", 6) || clangver_parse(what + 6, &until) < 0))
+		warnx_("series: --override: no single patch '%s' (index, commit or Change-Id)",
+		       ref);
+	else if (k == OV_UNTIL &&
+		 (strncmp(what, "until:", 6) || clangver_parse(what + 6, &until) < 0))
 		warnx_("series: --override: '%s' is not keep, drop, clear or until:V", what);
 	else if ((rc = series_override(s, (size_t)i, k, &until, &e)) != 0)
 		warnx_("series: %s", e.msg);
@@ -203,7 +231,8 @@ static int do_apply(struct series *s, const struct args *a)
 	} else if (rc == 1) {
 		struct strbuf sb = STRBUF_INIT;
 		apply_describe_conflict(s, &res, &sb);
-		fprintf(stderr, "klang: series: branch '%s' not created:\n%s", a->apply, sb_str(&sb));
+		fprintf(stderr, "klang: series: branch '%s' not created:\n%s", a->apply,
+			sb_str(&sb));
 		sb_free(&sb);
 		rc = EXIT_FOUND;
 	} else {
@@ -251,7 +280,9 @@ static int open_files(const struct args *a, const struct patchset *ps, struct st
 	struct patch_files bad;
 	struct kerr e;
 	if (stack_open_files_tags(st, a->files, a->kind, a->base,
-				  a->repo ? a->repo : ps ? ps->repo : NULL,
+				  a->repo ? a->repo
+				  : ps	  ? ps->repo
+					  : NULL,
 				  ps ? (const char *const *)ps->tags : NULL, ps ? ps->ntags : 0,
 				  &bad, &e) < 0) {
 		warnx_("series: %s", e.msg);
@@ -267,11 +298,17 @@ static int open_files(const struct args *a, const struct patchset *ps, struct st
 static int open_stack(const struct args *a, const struct patchset *ps, struct stack *st)
 {
 	struct stack_opts o = {
-		.repo = a->repo ? a->repo : ps ? ps->repo : NULL,
-		.base = a->base ? a->base : ps ? ps->base : NULL,
-		.head = a->head ? a->head : ps ? ps->head : NULL,
-		.extra_tags = ps ? (const char *const *)ps->tags : NULL,
-		.nextra_tags = ps ? ps->ntags : 0,
+	    .repo = a->repo ? a->repo
+		    : ps    ? ps->repo
+			    : NULL,
+	    .base = a->base ? a->base
+		    : ps    ? ps->base
+			    : NULL,
+	    .head = a->head ? a->head
+		    : ps    ? ps->head
+			    : NULL,
+	    .extra_tags = ps ? (const char *const *)ps->tags : NULL,
+	    .nextra_tags = ps ? ps->ntags : 0,
 	};
 	struct kerr e;
 	if (stack_open(st, &o, &e) == 0)
@@ -285,7 +322,7 @@ static int open_stack(const struct args *a, const struct patchset *ps, struct st
 
 int cmd_series(int argc, char **argv)
 {
-	struct args a = { .fmt = SERIES_TEXT };
+	struct args a = {.fmt = SERIES_TEXT};
 	struct patchset ps;
 	struct stack st;
 	struct series s;

@@ -62,7 +62,8 @@ static int parse_tag_filter(const char *list, unsigned *mask)
 			struct strbuf known = STRBUF_INIT;
 			for (int k = 0; k < TAG_COUNT; k++)
 				sb_addf(&known, "%s%s", k ? ", " : "", tag_names[k]);
-			warnx_("stack: unknown tag '%s' in --tag (known: %s, none)", t, sb_str(&known));
+			warnx_("stack: unknown tag '%s' in --tag (known: %s, none)", t,
+			       sb_str(&known));
 			sb_free(&known);
 			rc = -1;
 			break;
@@ -178,7 +179,11 @@ static json_t *json_text(const char *s)
 		return j;
 	struct strbuf sb = STRBUF_INIT;
 	for (const unsigned char *c = (const unsigned char *)s; *c;) {
-		size_t n = *c < 0x80 ? 1 : (*c >> 5) == 6 ? 2 : (*c >> 4) == 14 ? 3 : (*c >> 3) == 30 ? 4 : 0;
+		size_t n = *c < 0x80	     ? 1
+			   : (*c >> 5) == 6  ? 2
+			   : (*c >> 4) == 14 ? 3
+			   : (*c >> 3) == 30 ? 4
+					     : 0;
 		size_t k = 1;
 		while (n && k < n && (c[k] & 0xc0) == 0x80)
 			k++;
@@ -211,11 +216,13 @@ static json_t *patch_json(const struct patch *p)
 	json_t *o = json_object(), *tags = json_array(), *tr = json_array();
 	for (size_t i = 0; i < p->ntag_seq; i++) {
 		short t = p->tag_seq[i];
-		json_array_append_new(tags, json_text(t >= 0 ? tag_names[t] : p->extra_tags[-t - 1]));
+		json_array_append_new(tags,
+				      json_text(t >= 0 ? tag_names[t] : p->extra_tags[-t - 1]));
 	}
 	for (size_t i = 0; i < p->ntrailers; i++)
-		json_array_append_new(tr, json_pack("{s:o,s:o}", "key", json_text(p->trailers[i].key),
-						    "value", json_text(p->trailers[i].value)));
+		json_array_append_new(tr,
+				      json_pack("{s:o,s:o}", "key", json_text(p->trailers[i].key),
+						"value", json_text(p->trailers[i].value)));
 	char *date = iso_date(p->time, p->tz_offset);
 	json_object_set_new(o, "index", json_integer((json_int_t)p->index));
 	json_object_set_new(o, "commit", json_string(p->id));
@@ -249,15 +256,19 @@ static void print_json(FILE *f, const struct stack *st)
 int cmd_stack(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'r' }, { "base", required_argument, NULL, 'b' },
-		{ "head", required_argument, NULL, 'H' }, { "tag", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' }, { "help", no_argument, NULL, 'h' },
-		{ "mbox", required_argument, NULL, 'm' }, { "quilt", required_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
+	    {"repo", required_argument, NULL, 'r'},
+	    {"base", required_argument, NULL, 'b'},
+	    {"head", required_argument, NULL, 'H'},
+	    {"tag", required_argument, NULL, 't'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"mbox", required_argument, NULL, 'm'},
+	    {"quilt", required_argument, NULL, 'q'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *files = NULL;
 	enum stack_files_kind kind = STACK_FILES_MBOX;
-	struct stack_opts o = { 0 };
+	struct stack_opts o = {0};
 	enum format fmt = FMT_TEXT;
 	unsigned mask = 0;
 	int c;
@@ -265,11 +276,23 @@ int cmd_stack(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'r': o.repo = optarg; break;
-		case 'b': o.base = optarg; break;
-		case 'H': o.head = optarg; break;
-		case 'm': files = optarg; kind = STACK_FILES_MBOX; break;
-		case 'q': files = optarg; kind = STACK_FILES_QUILT; break;
+		case 'r':
+			o.repo = optarg;
+			break;
+		case 'b':
+			o.base = optarg;
+			break;
+		case 'H':
+			o.head = optarg;
+			break;
+		case 'm':
+			files = optarg;
+			kind = STACK_FILES_MBOX;
+			break;
+		case 'q':
+			files = optarg;
+			kind = STACK_FILES_QUILT;
+			break;
 		case 't':
 			if (parse_tag_filter(optarg, &mask) < 0)
 				return EXIT_USAGE;
@@ -286,7 +309,9 @@ int cmd_stack(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case 'h': usage(stdout); return EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
 		default:
 			warnx_("stack: bad option '%s' (see klang stack --help)", argv[optind - 1]);
 			return EXIT_USAGE;

@@ -14,12 +14,12 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
-	{ "stack", cmd_stack, "list the patches of a stack, oldest first" },
-	{ "series", cmd_series, "decide keep/drop per patch for a Clang version; apply or export" },
-	{ "clang-version", cmd_clang_version, "print the detected Clang version" },
-	{ "build", cmd_build, "build kernels for arches x toolchains on one jobserver" },
-	{ "diag", cmd_diag, "parse build logs and diff GCC against Clang warnings" },
-	{ "demo", cmd_demo, "create the demo workspace and open the workbench on it" },
+    {"stack", cmd_stack, "list the patches of a stack, oldest first"},
+    {"series", cmd_series, "decide keep/drop per patch for a Clang version; apply or export"},
+    {"clang-version", cmd_clang_version, "print the detected Clang version"},
+    {"build", cmd_build, "build kernels for arches x toolchains on one jobserver"},
+    {"diag", cmd_diag, "parse build logs and diff GCC against Clang warnings"},
+    {"demo", cmd_demo, "create the demo workspace and open the workbench on it"},
 };
 
 static void usage(FILE *f)
@@ -32,13 +32,15 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nWithout a command, klang opens the workbench on the current repository.\n"
-	      "klang --dump-config prints the effective configuration.\n", f);
+	      "klang --dump-config prints the effective configuration.\n",
+	      f);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
-		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+		    !strcmp(argv[1], "help")) {
 			usage(stdout);
 			return EXIT_OK;
 		}

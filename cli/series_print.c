@@ -7,7 +7,7 @@
 
 int series_format_parse(const char *s, enum series_format *out)
 {
-	static const char *const names[] = { "text", "tsv", "json" };
+	static const char *const names[] = {"text", "tsv", "json"};
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(s, names[i]))
 			return *out = (enum series_format)i, 0;
@@ -85,7 +85,8 @@ static void print_text(FILE *f, const struct series *s, const char *from)
 		fprintf(f, "%s (patch files, no base)", s->st->head_ref);
 	fprintf(f, ": %zu patches, %zu kept, %zu dropped\n", s->nitems, s->kept, s->dropped);
 	if (s->ps)
-		fprintf(f, "patchset %s (%s, %zu rules)\n", s->ps->name, s->ps->path, s->ps->nrules);
+		fprintf(f, "patchset %s (%s, %zu rules)\n", s->ps->name, s->ps->path,
+			s->ps->nrules);
 	fputc('\n', f);
 	int w = snprintf(NULL, 0, "%zu", s->nitems);
 	for (size_t i = 0; i < s->nitems; i++) {
@@ -131,7 +132,8 @@ static json_t *item_json(const struct series_item *it)
 	char b[32];
 	json_t *o = json_object(), *tags = json_array(), *hints = json_array();
 	char *joined = patch_tags_join(p, "\n");
-	for (char *save = NULL, *t = strtok_r(joined, "\n", &save); t; t = strtok_r(NULL, "\n", &save))
+	for (char *save = NULL, *t = strtok_r(joined, "\n", &save); t;
+	     t = strtok_r(NULL, "\n", &save))
 		json_array_append_new(tags, jstr(t));
 	free(joined);
 	for (size_t h = 0; h < it->nhints; h++)
@@ -163,13 +165,15 @@ static json_t *counts_json(const struct series *s)
 	for (int t = 0; t < TAG_COUNT; t++)
 		if (c.tag[t].kept || c.tag[t].dropped)
 			json_object_set_new(o, tag_names[t],
-					    json_pack("{s:I,s:I}", "kept", (json_int_t)c.tag[t].kept,
-						      "dropped", (json_int_t)c.tag[t].dropped));
+					    json_pack("{s:I,s:I}", "kept",
+						      (json_int_t)c.tag[t].kept, "dropped",
+						      (json_int_t)c.tag[t].dropped));
 	for (size_t x = 0; x < c.nextra; x++)
 		if (c.extra[x].kept || c.extra[x].dropped)
 			json_object_set_new(o, s->st->extra_tag_names[x],
-					    json_pack("{s:I,s:I}", "kept", (json_int_t)c.extra[x].kept,
-						      "dropped", (json_int_t)c.extra[x].dropped));
+					    json_pack("{s:I,s:I}", "kept",
+						      (json_int_t)c.extra[x].kept, "dropped",
+						      (json_int_t)c.extra[x].dropped));
 	json_object_set_new(o, "untagged",
 			    json_pack("{s:I,s:I}", "kept", (json_int_t)c.untagged.kept, "dropped",
 				      (json_int_t)c.untagged.dropped));

@@ -95,7 +95,7 @@ static int pick(struct series *s, git_repository *repo, size_t i, git_commit *pa
 		goto out;
 	}
 	git_oid new_oid;
-	const git_commit *parents[1] = { parent };
+	const git_commit *parents[1] = {parent};
 	if (git_tree_lookup(&tree, repo, &tree_oid) < 0 || committer(repo, &who) < 0 ||
 	    git_commit_create(&new_oid, repo, NULL, git_commit_author(c), who,
 			      git_commit_message_encoding(c), git_commit_message_raw(c), tree, 1,
@@ -163,7 +163,7 @@ static int persist(git_repository *scratch, git_odb_backend *mp, git_repository 
 	git_buf pack = GIT_BUF_INIT;
 	git_odb *odb = NULL;
 	git_odb_writepack *wp = NULL;
-	git_indexer_progress stats = { 0 };
+	git_indexer_progress stats = {0};
 	int rc = -1;
 	if (git_mempack_dump(&pack, scratch, mp) < 0 || git_repository_odb(&odb, repo) < 0 ||
 	    git_odb_write_pack(&wp, odb, NULL, NULL) < 0 ||
@@ -206,11 +206,15 @@ static int check_branch(git_repository *repo, const char *branch, const char *re
 	int rc = 0;
 	const git_oid *tip = git_reference_target(old);
 	if (!force)
-		rc = kerr_set(e, "branch '%s' exists; klang will not overwrite it (--force replaces "
-			      "a branch klang created)", branch);
+		rc = kerr_set(e,
+			      "branch '%s' exists; klang will not overwrite it (--force replaces "
+			      "a branch klang created)",
+			      branch);
 	else if (!tip || !klang_owns(repo, ref, tip))
-		rc = kerr_set(e, "branch '%s' exists and klang did not create it (or it moved "
-			      "since); not replaced", branch);
+		rc = kerr_set(e,
+			      "branch '%s' exists and klang did not create it (or it moved "
+			      "since); not replaced",
+			      branch);
 	else if (git_branch_is_head(old) == 1 || git_branch_is_checked_out(old) == 1)
 		rc = kerr_set(e, "branch '%s' is checked out; not replaced", branch);
 	git_reference_free(old);
@@ -253,7 +257,8 @@ int apply_series(struct series *s, const char *branch, bool force, struct apply_
 {
 	memset(res, 0, sizeof(*res));
 	if (!s->st->repo)
-		return kerr_set(e, "this stack was not read from a git repository; nothing to apply to");
+		return kerr_set(
+		    e, "this stack was not read from a git repository; nothing to apply to");
 	char *ref = xasprintf("refs/heads/%s", branch);
 	git_repository *scratch = NULL;
 	void *mp = NULL;
@@ -324,8 +329,8 @@ char *apply_branch_name(const struct series *s)
 			name = checked_out ? checked_out : "stack";
 	}
 	char b[32];
-	char *branch = xasprintf("klang/%s/clang-%s", name,
-				 clangver_str_short(&s->clang, b, sizeof(b)));
+	char *branch =
+	    xasprintf("klang/%s/clang-%s", name, clangver_str_short(&s->clang, b, sizeof(b)));
 	free(checked_out);
 	/* characters git refuses in a ref name, and '/' inside the name part */
 	size_t start = strlen("klang/"), end = strlen(branch) - strlen(b) - strlen("/clang-");

@@ -16,13 +16,13 @@ struct git_repository;
 #define APPLY_REFLOG_PREFIX "klang series --apply"
 
 struct apply_result {
-	size_t applied;  /* kept patches picked */
-	size_t *empty;   /* 1-based indexes of kept patches that changed nothing: skipped */
+	size_t applied; /* kept patches picked */
+	size_t *empty;	/* 1-based indexes of kept patches that changed nothing: skipped */
 	size_t nempty;
-	char tip[41];    /* the last commit built (base when nothing was picked) */
-	char **commits;  /* the commits built, one per applied patch, in order */
-	size_t failed;   /* 1-based index of the patch that conflicted, 0 if none */
-	char **files;    /* its conflicting paths */
+	char tip[41];	/* the last commit built (base when nothing was picked) */
+	char **commits; /* the commits built, one per applied patch, in order */
+	size_t failed;	/* 1-based index of the patch that conflicted, 0 if none */
+	char **files;	/* its conflicting paths */
 	size_t nfiles;
 	size_t *dropped; /* dropped patches (1-based) that touched those paths */
 	size_t ndropped;

@@ -63,13 +63,15 @@ struct tagset *tagset_load(git_repository *r, const char *pattern)
 	git_reference *ref;
 	git_odb *odb = NULL;
 	char *glob = xasprintf("refs/tags/%s", pattern);
-	if (git_repository_odb(&odb, r) == 0 && git_reference_iterator_glob_new(&it, r, glob) == 0) {
+	if (git_repository_odb(&odb, r) == 0 &&
+	    git_reference_iterator_glob_new(&it, r, glob) == 0) {
 		while (git_reference_next(&ref, it) == 0) {
 			git_oid commit;
 			if (tag_commit(odb, ref, &commit) == 0) {
 				ALLOC_GROW(ts->v, ts->n + 1, ts->cap);
 				ts->v[ts->n].commit = commit;
-				ts->v[ts->n++].name = xstrdup(git_reference_name(ref) + strlen("refs/tags/"));
+				ts->v[ts->n++].name =
+				    xstrdup(git_reference_name(ref) + strlen("refs/tags/"));
 			}
 			git_reference_free(ref);
 		}

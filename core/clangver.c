@@ -37,7 +37,7 @@ static void copy_trim(char *dst, size_t size, const char *s, size_t n)
  * end, or NULL if `s` does not start with a digit. */
 static const char *parse_numbers(const char *s, struct clang_version *v)
 {
-	int *parts[3] = { &v->major, &v->minor, &v->patch };
+	int *parts[3] = {&v->major, &v->minor, &v->patch};
 	if (!isdigit((unsigned char)*s))
 		return NULL;
 	v->major = v->minor = v->patch = 0;
@@ -134,7 +134,7 @@ static void parse_trailing_paren(const char *s, struct clang_version *v)
 
 int clangver_from_output(const char *text, struct clang_version *v, struct kerr *e)
 {
-	static const char *const markers[] = { "clang version ", "LLVM version " };
+	static const char *const markers[] = {"clang version ", "LLVM version "};
 	memset(v, 0, sizeof(*v));
 	const char *line = text ? text : "";
 	while (*line) {

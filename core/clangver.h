@@ -12,11 +12,11 @@
 
 struct clang_version {
 	int major, minor, patch; /* parts not given are 0 */
-	int nparts;              /* how many parts were written: 1..3 */
-	char suffix[32];         /* what followed the numbers: "-1ubuntu1", "git", "" */
-	char vendor[32];         /* "Debian", "Ubuntu", "Android", "Chromium OS", "Apple", "" */
-	char detail[96];         /* vendor build: "4691093 based on r316199", "clang-1500.1.0.2.5" */
-	bool apple;              /* Apple's own numbering: NOT an LLVM version */
+	int nparts;		 /* how many parts were written: 1..3 */
+	char suffix[32];	 /* what followed the numbers: "-1ubuntu1", "git", "" */
+	char vendor[32];	 /* "Debian", "Ubuntu", "Android", "Chromium OS", "Apple", "" */
+	char detail[96]; /* vendor build: "4691093 based on r316199", "clang-1500.1.0.2.5" */
+	bool apple;	 /* Apple's own numbering: NOT an LLVM version */
 };
 
 /* A version as a user writes it: "5", "5.0", "14.0.6", also "v14", "clang-14",
@@ -40,8 +40,8 @@ int clangver_detect(const char *cc, struct clang_version *v, struct kerr *e);
 
 /* One clang found on PATH. */
 struct clang_found {
-	char *name;  /* "clang", "clang-14" */
-	char *path;  /* first match on PATH */
+	char *name; /* "clang", "clang-14" */
+	char *path; /* first match on PATH */
 	struct clang_version v;
 	char *error; /* why it could not be read; v is then unset */
 };

@@ -188,7 +188,8 @@ static int libgit2_diff(git_repository *r, const git_oid *old_id, const git_oid 
 	free(paths);
 	if (rc == 0 && rn != RENAMES_OFF && ch->added && (ch->deleted || rn == RENAMES_COPIES)) {
 		git_diff_find_options fo = GIT_DIFF_FIND_OPTIONS_INIT;
-		fo.flags = GIT_DIFF_FIND_RENAMES | (rn == RENAMES_COPIES ? GIT_DIFF_FIND_COPIES : 0);
+		fo.flags =
+		    GIT_DIFF_FIND_RENAMES | (rn == RENAMES_COPIES ? GIT_DIFF_FIND_COPIES : 0);
 		rc = git_diff_find_similar(*out, &fo);
 	}
 	if (rc < 0) {
@@ -200,8 +201,8 @@ static int libgit2_diff(git_repository *r, const git_oid *old_id, const git_oid 
 	return rc;
 }
 
-static int stat_trees(git_repository *r, struct objread *o, const git_oid *old,
-		      const git_oid *new, enum rename_mode rn, struct diffstat *out)
+static int stat_trees(git_repository *r, struct objread *o, const git_oid *old, const git_oid *new,
+		      enum rename_mode rn, struct diffstat *out)
 {
 	struct changes ch;
 	int rc = tree_changes(o, old, new, &ch);
@@ -238,8 +239,8 @@ int commitdiff_stat_trees(git_repository *r, struct objread *o, const git_oid *o
 			gw_strerror());
 }
 
-int commitdiff_stat(git_repository *r, struct objread *o, struct git_commit *c,
-		    enum rename_mode rn, struct diffstat *out, struct kerr *e)
+int commitdiff_stat(git_repository *r, struct objread *o, struct git_commit *c, enum rename_mode rn,
+		    struct diffstat *out, struct kerr *e)
 {
 	git_oid old, new;
 	const git_oid *oldp;
@@ -258,7 +259,7 @@ char *commitdiff_text(git_repository *r, struct objread *o, struct git_commit *c
 	const git_oid *oldp;
 	git_diff *d = NULL;
 	git_buf buf = GIT_BUF_INIT;
-	struct changes ch = { 0 };
+	struct changes ch = {0};
 	char *text = NULL;
 	if (commit_tree_ids(c, &old, &oldp, &new) == 0 && tree_changes(o, oldp, &new, &ch) == 0 &&
 	    libgit2_diff(r, oldp, &new, &ch, rn, &d) == 0 &&

@@ -67,7 +67,7 @@ static int read_tree(const char *root, const char *rel, struct file_list *fl, st
 				free(r);
 			} else {
 				ALLOC_GROW(fl->v, fl->n + 1, fl->cap);
-				fl->v[fl->n++] = (struct gw_file){ r, data, len };
+				fl->v[fl->n++] = (struct gw_file){r, data, len};
 			}
 		}
 		free(full);
@@ -91,7 +91,7 @@ static void file_list_free(struct file_list *fl)
 static int build_base(git_repository *r, const char *src, char old_id[41], char base_id[41],
 		      struct kerr *e)
 {
-	struct file_list fl = { 0 };
+	struct file_list fl = {0};
 	char *tree = xasprintf("%s/tree", src);
 	int rc = read_tree(tree, NULL, &fl, e);
 	free(tree);
@@ -100,7 +100,7 @@ static int build_base(git_repository *r, const char *src, char old_id[41], char 
 		return rc < 0 ? -1 : kerr_set(e, "%s/tree: the demo tree is empty", src);
 	}
 	qsort(fl.v, fl.n, sizeof(*fl.v), cmp_file);
-	struct gw_file key = { .path = "Makefile" };
+	struct gw_file key = {.path = "Makefile"};
 	struct gw_file *mk = bsearch(&key, fl.v, fl.n, sizeof(*fl.v), cmp_file);
 	const char *p = mk ? strstr(mk->content, "PATCHLEVEL = 1\n") : NULL;
 	if (!p) {
@@ -115,15 +115,25 @@ static int build_base(git_repository *r, const char *src, char old_id[41], char 
 	char *old_mk = xstrdup(new_mk);
 	old_mk[p - new_mk + strlen("PATCHLEVEL = ")] = '0';
 	mk->content = old_mk;
-	struct gw_commit c0 = { .files = fl.v, .nfiles = fl.n, .message = "Linux 6.0-demo\n",
-				.author = DEMO_AUTHOR, .email = DEMO_EMAIL, .time = t0, .tz = tz0 };
+	struct gw_commit c0 = {.files = fl.v,
+			       .nfiles = fl.n,
+			       .message = "Linux 6.0-demo\n",
+			       .author = DEMO_AUTHOR,
+			       .email = DEMO_EMAIL,
+			       .time = t0,
+			       .tz = tz0};
 	rc = gw_commit(r, &c0, old_id, e);
 	mk->content = new_mk;
 	if (rc == 0) {
-		struct gw_file f = { "Makefile", new_mk, mk->len };
-		struct gw_commit c1 = { .parent = old_id, .files = &f, .nfiles = 1,
-					.message = "Linux 6.1-demo\n", .author = DEMO_AUTHOR,
-					.email = DEMO_EMAIL, .time = t1, .tz = tz1 };
+		struct gw_file f = {"Makefile", new_mk, mk->len};
+		struct gw_commit c1 = {.parent = old_id,
+				       .files = &f,
+				       .nfiles = 1,
+				       .message = "Linux 6.1-demo\n",
+				       .author = DEMO_AUTHOR,
+				       .email = DEMO_EMAIL,
+				       .time = t1,
+				       .tz = tz1};
 		rc = gw_commit(r, &c1, base_id, e);
 	}
 	free(old_mk);
@@ -195,7 +205,7 @@ static int apply_patch(git_repository *r, const char *path, const char *parent, 
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 		ALLOC_GROW(files, nfiles + 2, cap);
 		if (d->status == GIT_DELTA_DELETED || d->status == GIT_DELTA_RENAMED)
-			files[nfiles++] = (struct gw_file){ d->old_file.path, NULL, 0 };
+			files[nfiles++] = (struct gw_file){d->old_file.path, NULL, 0};
 		if (d->status == GIT_DELTA_DELETED)
 			continue;
 		const git_index_entry *ie = git_index_get_bypath(idx, d->new_file.path, 0);
@@ -204,12 +214,17 @@ static int apply_patch(git_repository *r, const char *path, const char *parent, 
 			goto out;
 		}
 		git_blob *b = blobs[nblobs++];
-		files[nfiles++] = (struct gw_file){ d->new_file.path, git_blob_rawcontent(b),
-						    (size_t)git_blob_rawsize(b) };
+		files[nfiles++] = (struct gw_file){d->new_file.path, git_blob_rawcontent(b),
+						   (size_t)git_blob_rawsize(b)};
 	}
-	struct gw_commit c = { .parent = parent, .files = files, .nfiles = nfiles,
-			       .message = p.message, .author = p.author, .email = p.email,
-			       .time = p.time, .tz = p.tz };
+	struct gw_commit c = {.parent = parent,
+			      .files = files,
+			      .nfiles = nfiles,
+			      .message = p.message,
+			      .author = p.author,
+			      .email = p.email,
+			      .time = p.time,
+			      .tz = p.tz};
 	rc = gw_commit(r, &c, id, e);
 out:
 	for (size_t i = 0; i < nblobs; i++)
@@ -277,7 +292,7 @@ static int set_ref(git_repository *r, const char *name, const char *id, struct k
 static bool recorded_head(git_repository *r, char id[41])
 {
 	git_config *cfg;
-	git_buf buf = { 0 };
+	git_buf buf = {0};
 	bool ok = false;
 	if (git_repository_config(&cfg, r) < 0)
 		return false;
@@ -309,7 +324,8 @@ static int exclude_state_dir(git_repository *r, struct kerr *e)
 	char *old = file_exists(path) ? read_file(path, NULL, e) : xstrdup("");
 	int rc = old ? 0 : -1;
 	if (rc == 0 && !strstr(old, "\n/.klang/\n") && !str_startswith(old, "/.klang/\n")) {
-		char *text = xasprintf("%s%s/.klang/\n", old, *old && !str_endswith(old, "\n") ? "\n" : "");
+		char *text =
+		    xasprintf("%s%s/.klang/\n", old, *old && !str_endswith(old, "\n") ? "\n" : "");
 		rc = mkdir_p(dir, e) < 0 ? -1 : write_file_atomic(path, text, strlen(text), e);
 		free(text);
 	}
@@ -332,12 +348,14 @@ static size_t local_changes(git_repository *r, struct strbuf *out)
 	size_t n = git_status_list_entrycount(sl);
 	for (size_t i = 0; i < n; i++) {
 		const git_status_entry *s = git_status_byindex(sl, i);
-		const git_diff_delta *d = s->index_to_workdir ? s->index_to_workdir : s->head_to_index;
+		const git_diff_delta *d =
+		    s->index_to_workdir ? s->index_to_workdir : s->head_to_index;
 		unsigned st = s->status;
-		const char *what = st & (GIT_STATUS_WT_DELETED | GIT_STATUS_INDEX_DELETED) ? "deleted"
-				 : st & GIT_STATUS_INDEX_NEW ? "new file"
-				 : st & (GIT_STATUS_WT_RENAMED | GIT_STATUS_INDEX_RENAMED) ? "renamed"
-				 : "modified";
+		const char *what =
+		    st & (GIT_STATUS_WT_DELETED | GIT_STATUS_INDEX_DELETED)   ? "deleted"
+		    : st & GIT_STATUS_INDEX_NEW				      ? "new file"
+		    : st & (GIT_STATUS_WT_RENAMED | GIT_STATUS_INDEX_RENAMED) ? "renamed"
+									      : "modified";
 		sb_addf(out, "  %-9s %s\n", what, d ? d->new_file.path : "?");
 	}
 	git_status_list_free(sl);
@@ -394,8 +412,10 @@ static int refresh(git_repository *r, const struct demo_commits *dc, struct demo
 		on_branch = name && !strcmp(name, "refs/heads/" DEMO_BRANCH);
 		if (!on_branch)
 			sb_addf(&notes, "HEAD is on %s, not %s: left there\n",
-				!name ? "a detached commit"
-				: str_startswith(name, "refs/heads/") ? name + 11 : name, DEMO_BRANCH);
+				!name				      ? "a detached commit"
+				: str_startswith(name, "refs/heads/") ? name + 11
+								      : name,
+				DEMO_BRANCH);
 		git_reference_free(head);
 	}
 	size_t nchanges = local_changes(r, &changes);
@@ -404,15 +424,19 @@ static int refresh(git_repository *r, const struct demo_commits *dc, struct demo
 		/* Up to date. */
 	} else if (!pristine) {
 		info->state = DEMO_KEPT;
-		sb_addf(&notes, "branch %s has commits that are not the demo's: kept as it is\n"
-			"(the demo's stack ends at %.12s)\n", DEMO_BRANCH, dc->head);
+		sb_addf(&notes,
+			"branch %s has commits that are not the demo's: kept as it is\n"
+			"(the demo's stack ends at %.12s)\n",
+			DEMO_BRANCH, dc->head);
 	} else if (nchanges && on_branch) {
 		info->state = DEMO_KEPT;
-		sb_addf(&notes, "not refreshed to this klang's demo stack: the files have changes\n");
+		sb_addf(&notes,
+			"not refreshed to this klang's demo stack: the files have changes\n");
 	} else {
 		if (on_branch && have_cur && checkout_update(r, cur, dc->head, e) < 0) {
 			info->state = DEMO_KEPT;
-			sb_addf(&notes, "not refreshed, the files could not be updated: %s\n", e->msg);
+			sb_addf(&notes, "not refreshed, the files could not be updated: %s\n",
+				e->msg);
 		} else if ((rc = set_ref(r, "refs/heads/" DEMO_BRANCH, dc->head, e)) == 0 &&
 			   (rc = record_head(r, dc->head, e)) == 0) {
 			info->state = DEMO_REFRESHED;
@@ -452,7 +476,8 @@ int demo_prepare(const char *dir, const char *src, struct demo_info *info, struc
 
 	memset(info, 0, sizeof(*info));
 	if (!src && !(src = own_src = data_path("patchsets/demo"))) {
-		kerr_set(e, "patchsets/demo not found: set KLANG_DATADIR to klang's data directory");
+		kerr_set(e,
+			 "patchsets/demo not found: set KLANG_DATADIR to klang's data directory");
 		goto out;
 	}
 	gw_libinit();
@@ -460,13 +485,17 @@ int demo_prepare(const char *dir, const char *src, struct demo_info *info, struc
 		if (git_repository_open_ext(&r, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0) {
 			char id[41];
 			fresh = false;
-			if (git_repository_is_bare(r) || !ref_id(r, "refs/tags/" DEMO_BASE_TAG, id)) {
-				kerr_set(e, "%s is a git repository but not a klang demo workspace "
-					    "(no tag %s): give another DIR", dir, DEMO_BASE_TAG);
+			if (git_repository_is_bare(r) ||
+			    !ref_id(r, "refs/tags/" DEMO_BASE_TAG, id)) {
+				kerr_set(e,
+					 "%s is a git repository but not a klang demo workspace "
+					 "(no tag %s): give another DIR",
+					 dir, DEMO_BASE_TAG);
 				goto out;
 			}
 		} else if (!dir_is_empty(dir)) {
-			kerr_set(e, "%s exists and is not a klang demo workspace: give another DIR", dir);
+			kerr_set(e, "%s exists and is not a klang demo workspace: give another DIR",
+				 dir);
 			goto out;
 		}
 	} else if (file_exists(dir)) {

@@ -16,19 +16,19 @@
 #define DEMO_BRANCH "llvm_v6.1-demo"
 
 enum demo_state {
-	DEMO_CREATED,   /* a new workspace */
-	DEMO_REUSED,    /* it was already up to date */
+	DEMO_CREATED,	/* a new workspace */
+	DEMO_REUSED,	/* it was already up to date */
 	DEMO_REFRESHED, /* the branch moved to this klang's stack, files updated */
-	DEMO_KEPT,      /* the user's changes (files or commits) were kept as they are */
+	DEMO_KEPT,	/* the user's changes (files or commits) were kept as they are */
 };
 
 struct demo_info {
 	enum demo_state state;
-	char *dir;      /* absolute path of the work tree */
+	char *dir;	/* absolute path of the work tree */
 	char *patchset; /* the patchset file to open it with (patchsets/demo.yaml) */
 	size_t npatches;
-	char head[41];  /* the stack's head as shipped */
-	char *notes;    /* lines saying what was kept and why; NULL if nothing */
+	char head[41]; /* the stack's head as shipped */
+	char *notes;   /* lines saying what was kept and why; NULL if nothing */
 };
 
 /* $XDG_CACHE_HOME/klang/demo, else $HOME/.cache/klang/demo; NULL if neither
@@ -47,8 +47,8 @@ void demo_info_free(struct demo_info *info);
 struct demo_patch {
 	char *author, *email;
 	int64_t time;
-	int tz;        /* minutes east of UTC */
-	char *message; /* subject, blank line, body: as committed */
+	int tz;		  /* minutes east of UTC */
+	char *message;	  /* subject, blank line, body: as committed */
 	const char *diff; /* points into the text given to demo_patch_parse() */
 };
 

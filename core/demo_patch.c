@@ -8,12 +8,12 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-				      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+				     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
 int demo_parse_date(const char *s, int64_t *time_out, int *tz)
 {
-	struct tm tm = { 0 };
+	struct tm tm = {0};
 	char mon[4], sign;
 	int zh, zm, n = 0;
 
@@ -21,7 +21,8 @@ int demo_parse_date(const char *s, int64_t *time_out, int *tz)
 	if (comma)
 		s = comma + 1;
 	if (sscanf(s, " %d %3s %d %d:%d:%d %c%2d%2d%n", &tm.tm_mday, mon, &tm.tm_year, &tm.tm_hour,
-		   &tm.tm_min, &tm.tm_sec, &sign, &zh, &zm, &n) != 9 || (sign != '+' && sign != '-'))
+		   &tm.tm_min, &tm.tm_sec, &sign, &zh, &zm, &n) != 9 ||
+	    (sign != '+' && sign != '-'))
 		return -1;
 	tm.tm_mon = -1;
 	for (int i = 0; i < 12; i++)

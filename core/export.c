@@ -169,8 +169,7 @@ static int write_all(struct series *s, git_repository *repo, const struct apply_
 }
 
 static int export_unapplied(struct series *s, const char *dir, enum export_format fmt,
-			    struct apply_result *res, char ***files, size_t *nfiles,
-			    struct kerr *e)
+			    struct apply_result *res, char ***files, size_t *nfiles, struct kerr *e)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->nitems; i++) {

@@ -42,7 +42,7 @@ static int lookup_commit(git_repository *r, const char *rev, git_commit **out)
 
 int gw_commit(git_repository *r, const struct gw_commit *c, char out_id[41], struct kerr *e)
 {
-	git_commit *parents[2] = { NULL, NULL };
+	git_commit *parents[2] = {NULL, NULL};
 	size_t nparents = 0;
 	git_tree *base_tree = NULL, *tree = NULL;
 	git_treebuilder *tb = NULL;
@@ -68,7 +68,8 @@ int gw_commit(git_repository *r, const struct gw_commit *c, char out_id[41], str
 		goto git_fail;
 	if (!base_tree) {
 		git_oid empty;
-		if (git_treebuilder_new(&tb, r, NULL) < 0 || git_treebuilder_write(&empty, tb) < 0 ||
+		if (git_treebuilder_new(&tb, r, NULL) < 0 ||
+		    git_treebuilder_write(&empty, tb) < 0 ||
 		    git_tree_lookup(&base_tree, r, &empty) < 0)
 			goto git_fail;
 	}

@@ -18,16 +18,16 @@ struct gw_file {
 };
 
 struct gw_commit {
-	const char *ref;           /* "refs/heads/x"; parent is its current target (if any) */
-	const char *parent;        /* explicit first parent (rev), overrides ref's target */
+	const char *ref;	   /* "refs/heads/x"; parent is its current target (if any) */
+	const char *parent;	   /* explicit first parent (rev), overrides ref's target */
 	const char *second_parent; /* makes a merge commit */
 	const struct gw_file *files;
 	size_t nfiles;
 	const char *message;
 	const char *author, *email; /* default "klang", "klang@example.org" */
-	int64_t time;               /* 0 = 1700000000 */
-	int tz;                     /* minutes */
-	int keep_tree;              /* start from an empty tree when 0 and no parent */
+	int64_t time;		    /* 0 = 1700000000 */
+	int tz;			    /* minutes */
+	int keep_tree;		    /* start from an empty tree when 0 and no parent */
 };
 
 /* Open or create (non-bare, with work dir `path`) a repository. */

@@ -169,8 +169,8 @@ static bool match(pcre2_match_data *md, pcre2_code *re, const char *s, struct st
 	if (!s)
 		s = "";
 	size_t n = strlen(s);
-	int rc = pcre2_match(re, (PCRE2_SPTR)s, n, 0, is_ascii(s, n) ? PCRE2_NO_UTF_CHECK : 0,
-			     md, NULL);
+	int rc =
+	    pcre2_match(re, (PCRE2_SPTR)s, n, 0, is_ascii(s, n) ? PCRE2_NO_UTF_CHECK : 0, md, NULL);
 	if (rc < 0)
 		return false;
 	uint32_t count, size;
@@ -218,7 +218,8 @@ static bool match_cached(pcre2_match_data *md, pcre2_code *re, struct hit_cache 
 {
 	if (!re)
 		return true;
-	struct hit *h = s && s == cache->last ? cache->last_hit : strmap_get(&cache->map, s ? s : "");
+	struct hit *h =
+	    s && s == cache->last ? cache->last_hit : strmap_get(&cache->map, s ? s : "");
 	if (!h) {
 		size_t from = sub->len;
 		bool ok = match(md, re, s, sub);
@@ -254,9 +255,11 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 		for (size_t k = 0; k < r->n; k++) {
 			const struct rule *ru = &r->r[k];
 			sb_reset(&sub);
-			bool flag_ok = match_cached(md, ru->re[P_FLAG], &cache[2 * k], d->flag, &sub);
+			bool flag_ok =
+			    match_cached(md, ru->re[P_FLAG], &cache[2 * k], d->flag, &sub);
 			if (!flag_ok && ru->re[P_FLAG] && d->family && strcmp(d->family, d->flag))
-				flag_ok = match_cached(md, ru->re[P_FLAG], &cache[2 * k], d->family, &sub);
+				flag_ok = match_cached(md, ru->re[P_FLAG], &cache[2 * k], d->family,
+						       &sub);
 			if (!flag_ok || !match(md, ru->re[P_MESSAGE], d->message, &sub) ||
 			    !match_cached(md, ru->re[P_FILE], &cache[2 * k + 1], d->loc.file, &sub))
 				continue;

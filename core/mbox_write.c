@@ -67,7 +67,8 @@ static void add_from(struct strbuf *sb, const struct patch *p)
 	} else {
 		/* git am needs a name: "unknown", as a patch applied with a base */
 		sb_addf(sb, "%s\n",
-			p->author_email && *p->author_email ? p->author_email : "unknown <unknown>");
+			p->author_email && *p->author_email ? p->author_email
+							    : "unknown <unknown>");
 	}
 }
 

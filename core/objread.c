@@ -272,7 +272,8 @@ static bool find(const struct objread *o, const unsigned char *id, uint32_t *pac
 			else {
 				uint32_t v = be32(p->offsets + (size_t)mid * 4);
 				if (v & 0x80000000u) {
-					const unsigned char *l = p->large + (size_t)(v & 0x7fffffffu) * 8;
+					const unsigned char *l =
+					    p->large + (size_t)(v & 0x7fffffffu) * 8;
 					if ((size_t)(l + 8 - p->idx) > p->idx_len)
 						return false;
 					*off = (uint64_t)be32(l) << 32 | be32(l + 4);
@@ -289,9 +290,9 @@ static bool find(const struct objread *o, const unsigned char *id, uint32_t *pac
 
 struct hdr {
 	int type;
-	size_t size;       /* of the object, or of the delta data */
-	uint64_t data;     /* where the zlib stream starts */
-	uint64_t base;     /* OFS_DELTA: the base's offset */
+	size_t size;		      /* of the object, or of the delta data */
+	uint64_t data;		      /* where the zlib stream starts */
+	uint64_t base;		      /* OFS_DELTA: the base's offset */
 	const unsigned char *base_id; /* REF_DELTA */
 };
 
@@ -409,7 +410,8 @@ static struct entry *delta_apply(const struct entry *base, const struct entry *d
 				}
 			if (!size)
 				size = 0x10000;
-			if (off + size < off || off + size > base->len || size > (size_t)(out_end - out))
+			if (off + size < off || off + size > base->len ||
+			    size > (size_t)(out_end - out))
 				goto fail;
 			memcpy(out, base->data + off, size);
 			out += size;
@@ -499,8 +501,8 @@ out:
 	return cur;
 }
 
-static int read_object(struct objread *o, const git_oid *id, git_object_t *type,
-		       const char **data, size_t *len, bool once)
+static int read_object(struct objread *o, const git_oid *id, git_object_t *type, const char **data,
+		       size_t *len, bool once)
 {
 	uint32_t pack;
 	uint64_t off;
@@ -533,8 +535,8 @@ int objread_read(struct objread *o, const git_oid *id, git_object_t *type, const
 	return read_object(o, id, type, data, len, false);
 }
 
-int objread_read_once(struct objread *o, const git_oid *id, git_object_t *type,
-		      const char **data, size_t *len)
+int objread_read_once(struct objread *o, const git_oid *id, git_object_t *type, const char **data,
+		      size_t *len)
 {
 	return read_object(o, id, type, data, len, true);
 }

@@ -23,8 +23,8 @@ int objread_read(struct objread *o, const git_oid *id, git_object_t *type, const
 void objread_release(struct objread *o, const char *data);
 /* The same for an object read once (the commits of a walk): one stored
  * whole is not kept in the cache (its memory goes back at the release). */
-int objread_read_once(struct objread *o, const git_oid *id, git_object_t *type,
-		      const char **data, size_t *len);
+int objread_read_once(struct objread *o, const git_oid *id, git_object_t *type, const char **data,
+		      size_t *len);
 /* The cache's budget in bytes (default 96 MiB, git's delta base cache). */
 void objread_limit(struct objread *o, size_t bytes);
 /* The bytes of the objects its cache holds. */

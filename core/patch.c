@@ -35,14 +35,14 @@ static struct line *split_lines(const char *text, size_t *n)
 		while (t && isspace((unsigned char)s[t - 1]))
 			t--;
 		ALLOC_GROW(v, *n + 1, cap);
-		v[(*n)++] = (struct line){ s, t };
+		v[(*n)++] = (struct line){s, t};
 		s += len + (nl ? 1 : 0);
 	}
 	return v;
 }
 
-static void add_trailer(struct patch *p, size_t *cap, const char *key, size_t klen,
-			const char *val, size_t vlen)
+static void add_trailer(struct patch *p, size_t *cap, const char *key, size_t klen, const char *val,
+			size_t vlen)
 {
 	ALLOC_GROW(p->trailers, p->ntrailers + 1, *cap);
 	while (vlen && isspace((unsigned char)*val))

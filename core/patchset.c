@@ -36,8 +36,8 @@ static int want_scalar(struct loader *l, const yaml_node_t *n, const char *key, 
 static int want_bool(struct loader *l, const yaml_node_t *n, const char *key, bool *out)
 {
 	const char *s = yamldoc_scalar(n);
-	static const char *const yes[] = { "true", "yes", "on", "y" };
-	static const char *const no[] = { "false", "no", "off", "n" };
+	static const char *const yes[] = {"true", "yes", "on", "y"};
+	static const char *const no[] = {"false", "no", "off", "n"};
 	for (size_t i = 0; s && i < ARRAY_SIZE(yes); i++) {
 		if (!strcasecmp(s, yes[i]))
 			return *out = true, 0;
@@ -96,9 +96,11 @@ static int load_rule(struct loader *l, yaml_node_t *n, struct ps_rule *r)
 	r->line = (int)n->start_mark.line + 1;
 	r->col = (int)n->start_mark.column + 1;
 	if (n->type != YAML_MAPPING_NODE)
-		return err_at(l, n, "a rule must be a mapping (subject:, commit:, until_clang: ...)");
+		return err_at(l, n,
+			      "a rule must be a mapping (subject:, commit:, until_clang: ...)");
 	bool keep = false, drop = false;
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(&l->doc, p->value);
 		const char *key = yamldoc_scalar(k);
@@ -124,19 +126,23 @@ static int load_rule(struct loader *l, yaml_node_t *n, struct ps_rule *r)
 		else if (!strcmp(key, "why") || !strcmp(key, "note"))
 			rc = want_scalar(l, v, key, &r->why);
 		else
-			rc = err_at(l, k, "unknown rule key '%s' (commit, change_id, subject, "
-				    "until_clang, since_clang, keep, drop, action, why)", key);
+			rc = err_at(l, k,
+				    "unknown rule key '%s' (commit, change_id, subject, "
+				    "until_clang, since_clang, keep, drop, action, why)",
+				    key);
 		if (rc < 0)
 			return rc;
 	}
 	if (!r->commit && !r->change_id && !r->subject)
 		return err_at(l, n, "rule needs 'subject' or 'commit' (or 'change_id')");
 	if (r->commit && (strlen(r->commit) < 4 || strlen(r->commit) > 40 || !is_hex(r->commit)))
-		return err_at(l, n, "commit '%s' is not a commit id (4 to 40 hex digits)", r->commit);
+		return err_at(l, n, "commit '%s' is not a commit id (4 to 40 hex digits)",
+			      r->commit);
 	if (keep && drop)
 		return err_at(l, n, "rule says both 'keep' and 'drop'");
 	if ((keep || drop) && (r->has_until || r->has_since))
-		return err_at(l, n, "rule says '%s' and a Clang bound: use one", keep ? "keep" : "drop");
+		return err_at(l, n, "rule says '%s' and a Clang bound: use one",
+			      keep ? "keep" : "drop");
 	if (!keep && !drop && !r->has_until && !r->has_since)
 		return err_at(l, n, "rule needs 'until_clang', 'since_clang', 'keep' or 'drop'");
 	if (r->has_until && r->has_since && clangver_cmp(&r->since, &r->until) >= 0)
@@ -161,7 +167,8 @@ static int load_tags(struct loader *l, yaml_node_t *n, struct patchset *ps)
 {
 	if (n->type != YAML_SEQUENCE_NODE)
 		return err_at(l, n, "'tags' must be a list such as [FOO, BAR]");
-	for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
+	for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top;
+	     i++) {
 		yaml_node_t *t = yaml_document_get_node(&l->doc, *i);
 		const char *s = yamldoc_scalar(t);
 		if (!s || !*s || strchr(s, ':') || strchr(s, ' '))
@@ -176,7 +183,8 @@ static int load_fetch(struct loader *l, yaml_node_t *n, struct patchset *ps)
 {
 	if (n->type != YAML_MAPPING_NODE)
 		return err_at(l, n, "'fetch' must be a mapping with 'url' and 'ref'");
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(&l->doc, p->value);
 		const char *key = yamldoc_scalar(k);
@@ -198,7 +206,8 @@ static int load_top(struct loader *l, yaml_node_t *root, struct patchset *ps)
 	if (!root)
 		return kerr_set(l->e, "%s:1:1: empty patchset", l->path);
 	if (root->type != YAML_MAPPING_NODE)
-		return err_at(l, root, "a patchset must be a mapping (name:, repo:, base:, head:, rules:)");
+		return err_at(l, root,
+			      "a patchset must be a mapping (name:, repo:, base:, head:, rules:)");
 	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
@@ -228,17 +237,20 @@ static int load_top(struct loader *l, yaml_node_t *root, struct patchset *ps)
 				return err_at(l, v, "'rules' must be a list");
 			if (ps->rules) /* a second list would silently replace the first */
 				return err_at(l, k, "'rules' is given twice");
-			size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+			size_t n =
+			    (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 			ps->rules = xcalloc(n, sizeof(*ps->rules));
 			for (size_t i = 0; i < n && rc == 0; i++) {
 				yaml_node_t *rn = yaml_document_get_node(
-					&l->doc, v->data.sequence.items.start[i]);
+				    &l->doc, v->data.sequence.items.start[i]);
 				rc = load_rule(l, rn, &ps->rules[i]);
 				ps->nrules = i + 1;
 			}
 		} else
-			rc = err_at(l, k, "unknown key '%s' (name, description, repo, base, head, "
-				    "fetch, tags, rules)", key);
+			rc = err_at(l, k,
+				    "unknown key '%s' (name, description, repo, base, head, "
+				    "fetch, tags, rules)",
+				    key);
 		if (rc < 0)
 			return rc;
 	}
@@ -248,7 +260,7 @@ static int load_top(struct loader *l, yaml_node_t *root, struct patchset *ps)
 int patchset_load(struct patchset *ps, const char *path, struct kerr *e)
 {
 	memset(ps, 0, sizeof(*ps));
-	struct loader l = { .path = path, .e = e };
+	struct loader l = {.path = path, .e = e};
 	if (yamldoc_load(&l.doc, path, NULL, e) < 0)
 		return -1;
 	ps->path = xstrdup(path);
@@ -281,7 +293,7 @@ char *patchset_find(const char *name)
 	if (strchr(name, '/'))
 		return NULL;
 	char *rel = str_endswith(name, ".yaml") ? xasprintf("patchsets/%s", name)
-						  : xasprintf("patchsets/%s.yaml", name);
+						: xasprintf("patchsets/%s.yaml", name);
 	char *p = data_path(rel);
 	free(rel);
 	return p;
@@ -323,13 +335,13 @@ static bool rule_matches(const struct ps_rule *r, const struct patch *p)
 	}
 	if (r->re) {
 		/* the full subject ("^HACK: arm64:"), or the title ("^arm64:") */
-		const char *texts[] = { p->subject, p->title };
+		const char *texts[] = {p->subject, p->title};
 		pcre2_match_data *md = pcre2_match_data_create_from_pattern(r->re, NULL);
 		int rc = -1;
 		for (size_t i = 0; i < ARRAY_SIZE(texts) && rc < 0; i++)
 			if (texts[i])
-				rc = pcre2_match(r->re, (PCRE2_SPTR)texts[i], strlen(texts[i]), 0, 0,
-						 md, NULL);
+				rc = pcre2_match(r->re, (PCRE2_SPTR)texts[i], strlen(texts[i]), 0,
+						 0, md, NULL);
 		pcre2_match_data_free(md);
 		if (rc < 0)
 			return false;

@@ -16,26 +16,26 @@ enum rule_fixed { RULE_BOUNDED, RULE_KEEP, RULE_DROP };
 
 /* A rule matches a patch when every matcher it has matches. */
 struct ps_rule {
-	char *commit;    /* commit id or a prefix of it (>= 4 hex digits) */
-	char *change_id; /* Change-Id trailer value */
-	char *subject;   /* PCRE2 pattern, matched against the full subject or the title */
-	void *re;        /* pcre2_code * */
+	char *commit;	       /* commit id or a prefix of it (>= 4 hex digits) */
+	char *change_id;       /* Change-Id trailer value */
+	char *subject;	       /* PCRE2 pattern, matched against the full subject or the title */
+	void *re;	       /* pcre2_code * */
 	enum rule_fixed fixed; /* keep/drop whatever the Clang, or bounded below */
 	bool has_until, has_since;
 	struct clang_version until; /* needed below this version */
 	struct clang_version since; /* needed from this version on */
-	char *why;       /* optional note shown with the decision */
-	int line, col;   /* where the rule starts in the file (1-based) */
+	char *why;		    /* optional note shown with the decision */
+	int line, col;		    /* where the rule starts in the file (1-based) */
 };
 
 struct patchset {
-	char *path;        /* the file as given */
-	char *name;        /* `name:`, else the file name without .yaml */
+	char *path; /* the file as given */
+	char *name; /* `name:`, else the file name without .yaml */
 	char *description;
-	char *repo;        /* resolved: absolute, or relative to the cwd; NULL = cwd */
-	char *base, *head; /* NULL when not given */
+	char *repo;		     /* resolved: absolute, or relative to the cwd; NULL = cwd */
+	char *base, *head;	     /* NULL when not given */
 	char *fetch_url, *fetch_ref; /* where the head branch comes from (informational) */
-	char **tags;       /* extra subject tags (`tags: [FOO]`) */
+	char **tags;		     /* extra subject tags (`tags: [FOO]`) */
 	size_t ntags;
 	struct ps_rule *rules;
 	size_t nrules;

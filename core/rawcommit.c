@@ -34,8 +34,7 @@ static bool hex_oid(const char *s, git_oid *id)
 }
 
 /* "PREFIX <40 hex>\n" at *s: the id, *s moved past the line. */
-static bool oid_line(const char **s, const char *end, const char *prefix, size_t plen,
-		     git_oid *id)
+static bool oid_line(const char **s, const char *end, const char *prefix, size_t plen, git_oid *id)
 {
 	const char *p = *s;
 	if ((size_t)(end - p) < plen + GIT_OID_HEXSZ + 1 || memcmp(p, prefix, plen) ||
@@ -63,8 +62,8 @@ static bool digits(const char *s, const char *end, size_t min, size_t max, int64
  * libgit2 trims them. Only that form (one '<', a time, a four-digit zone)
  * is read here. */
 static bool signature(const char **s, const char *end, const char *prefix, size_t plen,
-		      const char **name, size_t *name_len, const char **email,
-		      size_t *email_len, int64_t *when, int *offset)
+		      const char **name, size_t *name_len, const char **email, size_t *email_len,
+		      int64_t *when, int *offset)
 {
 	const char *p = *s, *eol = memchr(p, '\n', (size_t)(end - p));
 	if (!eol || (size_t)(eol - p) <= plen || memcmp(p, prefix, plen))

@@ -20,18 +20,18 @@ struct objread;
  * which stays pinned until rawcommit_release(). */
 struct rawcommit {
 	git_oid id, tree;
-	git_oid *parents;      /* parents_inline, or allocated for more than 2 */
+	git_oid *parents; /* parents_inline, or allocated for more than 2 */
 	size_t nparents;
 	git_oid parents_inline[RAWCOMMIT_INLINE_PARENTS];
 	const char *name, *email; /* the author, trimmed as libgit2 does */
 	size_t name_len, email_len;
 	int64_t author_time;
-	int author_offset;        /* minutes */
-	int64_t commit_time;      /* the committer's */
-	const char *encoding;     /* NULL when there is no encoding header */
+	int author_offset;    /* minutes */
+	int64_t commit_time;  /* the committer's */
+	const char *encoding; /* NULL when there is no encoding header */
 	size_t encoding_len;
-	const char *message;      /* leading newlines skipped, NUL-terminated */
-	const char *data;         /* the object, pinned in the reader */
+	const char *message; /* leading newlines skipped, NUL-terminated */
+	const char *data;    /* the object, pinned in the reader */
 };
 
 /* 0, or -1 when the commit is not found or not in the plain form read here

@@ -12,17 +12,17 @@
 
 const char *const series_source_names[] = {
 #define SERIES_SOURCE_NAME(id, name) name,
-	SERIES_SOURCE_LIST(SERIES_SOURCE_NAME)
+    SERIES_SOURCE_LIST(SERIES_SOURCE_NAME)
 #undef SERIES_SOURCE_NAME
 };
 
 /* Phrases that put a Clang/LLVM version in a message: "fixed in LLVM 5",
  * "clang >= 6.0", "clang-14", "Clang version 5.0.1", "fixed in 7.0". */
 static const char hint_pattern[] =
-	"(?:\\b(?:fixed|resolved|addressed)\\s+(?:upstream\\s+)?in\\s+(?:upstream\\s+)?"
-	"(?:(?:clang|llvm)\\s*)?(?:version\\s+)?v?"
-	"|\\b(?:clang|llvm)(?:[- ]?version)?[- ]?(?:(?:>=|<=|>|<|==|\u2265|\u2264)\\s*)?v?)"
-	"(\\d{1,2}(?:\\.\\d+){0,2})\\b";
+    "(?:\\b(?:fixed|resolved|addressed)\\s+(?:upstream\\s+)?in\\s+(?:upstream\\s+)?"
+    "(?:(?:clang|llvm)\\s*)?(?:version\\s+)?v?"
+    "|\\b(?:clang|llvm)(?:[- ]?version)?[- ]?(?:(?:>=|<=|>|<|==|\u2265|\u2264)\\s*)?v?)"
+    "(\\d{1,2}(?:\\.\\d+){0,2})\\b";
 
 void series_find_hints(const char *text, struct version_hint **out, size_t *n)
 {
@@ -127,12 +127,14 @@ static bool decide_trailer(struct series *s, struct series_item *it, struct strb
 		sb_addf(why, "trailer Clang-Min: %s: clang %s is older", vs(&min, b1), cv);
 	} else if (has_fixed && clangver_cmp(&s->clang, &fixed) >= 0) {
 		it->keep = false;
-		sb_addf(why, "trailer Clang-Fixed: %s: not needed with clang %s", vs(&fixed, b1), cv);
+		sb_addf(why, "trailer Clang-Fixed: %s: not needed with clang %s", vs(&fixed, b1),
+			cv);
 	} else if (has_fixed && has_min) {
-		sb_addf(why, "trailers Clang-Min: %s, Clang-Fixed: %s: needed with clang %s", vs(&min, b1),
-			vs(&fixed, b2), cv);
+		sb_addf(why, "trailers Clang-Min: %s, Clang-Fixed: %s: needed with clang %s",
+			vs(&min, b1), vs(&fixed, b2), cv);
 	} else if (has_fixed) {
-		sb_addf(why, "trailer Clang-Fixed: %s: still needed with clang %s", vs(&fixed, b1), cv);
+		sb_addf(why, "trailer Clang-Fixed: %s: still needed with clang %s", vs(&fixed, b1),
+			cv);
 	} else {
 		sb_addf(why, "trailer Clang-Min: %s: clang %s is recent enough", vs(&min, b1), cv);
 	}
@@ -146,12 +148,14 @@ static void decide_tag(struct series_item *it, struct strbuf *why)
 	it->keep = true;
 	if (p->tags & TAG_BIT(TAG_OBSOLETE)) {
 		it->version_unknown = true;
-		char *text = xasprintf("%s\n%s", p->subject ? p->subject : "", p->body ? p->body : "");
+		char *text =
+		    xasprintf("%s\n%s", p->subject ? p->subject : "", p->body ? p->body : "");
 		series_find_hints(text, &it->hints, &it->nhints);
 		free(text);
 		sb_adds(why, "tag default: OBSOLETE, fixed version unknown: kept");
 		for (size_t i = 0; i < it->nhints; i++)
-			sb_addf(why, "%s%s", i ? ", " : " (message suggests ", it->hints[i].version);
+			sb_addf(why, "%s%s", i ? ", " : " (message suggests ",
+				it->hints[i].version);
 		if (it->nhints)
 			sb_addc(why, ')');
 	} else if (p->tags & TAG_BIT(TAG_HACK)) {

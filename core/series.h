@@ -20,10 +20,10 @@
 #include "core/stack.h"
 #include "core/util.h"
 
-#define SERIES_SOURCE_LIST(X)                                                  \
-	X(OVERRIDE, "override")                                                \
-	X(RULE, "rule")                                                        \
-	X(TRAILER, "trailer")                                                  \
+#define SERIES_SOURCE_LIST(X)                                                                      \
+	X(OVERRIDE, "override")                                                                    \
+	X(RULE, "rule")                                                                            \
+	X(TRAILER, "trailer")                                                                      \
 	X(TAG, "tag")
 
 enum series_source {
@@ -37,9 +37,9 @@ extern const char *const series_source_names[];
 enum override_kind { OV_NONE, OV_KEEP, OV_DROP, OV_UNTIL };
 
 struct override {
-	char *commit;     /* full id when set */
-	char *change_id;  /* Change-Id trailer, NULL if the patch has none */
-	char *subject;    /* informational */
+	char *commit;	 /* full id when set */
+	char *change_id; /* Change-Id trailer, NULL if the patch has none */
+	char *subject;	 /* informational */
 	enum override_kind kind;
 	struct clang_version until;
 };
@@ -48,35 +48,35 @@ struct override {
  * "clang-14"): offered for an OBSOLETE patch whose fixed version is unknown. */
 struct version_hint {
 	char version[16]; /* "5", "6.0", "14" */
-	char *text;       /* the words it came from */
+	char *text;	  /* the words it came from */
 };
 
 struct series_item {
-	struct patch *patch;       /* borrowed from the stack */
+	struct patch *patch; /* borrowed from the stack */
 	bool keep;
 	enum series_source source;
-	char *reason;              /* one line: why keep/drop */
-	bool auto_keep;            /* the decision without the manual override */
+	char *reason;		   /* one line: why keep/drop */
+	bool auto_keep;		   /* the decision without the manual override */
 	const struct override *ov; /* the manual override, NULL if none */
-	bool version_unknown;      /* OBSOLETE with no fixed version known */
+	bool version_unknown;	   /* OBSOLETE with no fixed version known */
 	struct version_hint *hints;
 	size_t nhints;
-	char *warning;             /* e.g. dropped but a kept patch needs it; NULL if none */
-	size_t needed_by;          /* index (1-based) of that kept patch, 0 if none */
+	char *warning;	  /* e.g. dropped but a kept patch needs it; NULL if none */
+	size_t needed_by; /* index (1-based) of that kept patch, 0 if none */
 };
 
 struct series {
-	struct stack *st;           /* borrowed */
-	const struct patchset *ps;  /* borrowed, may be NULL */
+	struct stack *st;	   /* borrowed */
+	const struct patchset *ps; /* borrowed, may be NULL */
 	struct clang_version clang;
 	bool decided;
-	struct series_item *items;  /* one per patch, same order */
+	struct series_item *items; /* one per patch, same order */
 	size_t nitems;
 	size_t kept, dropped;
-	struct override *ovs;       /* the override store */
+	struct override *ovs; /* the override store */
 	size_t novs;
-	char *ov_path;              /* REPO/.klang/overrides.yaml; NULL = not persisted */
-	void *hunks;                /* per-patch changed lines, loaded on demand */
+	char *ov_path; /* REPO/.klang/overrides.yaml; NULL = not persisted */
+	void *hunks;   /* per-patch changed lines, loaded on demand */
 };
 
 /* Prepare a series over a loaded stack and load its overrides. -1 with a

@@ -169,9 +169,10 @@ void series_check_needs(struct series *s)
 			size_t k = first_needing(s, d, &dr->files[f], &line);
 			if (!k)
 				continue;
-			char *w = xasprintf("kept patch %zu (%s) changes the lines of %s near line "
-					    "%ld that this patch wrote",
-					    k, s->items[k - 1].patch->subject, dr->files[f].path, line);
+			char *w =
+			    xasprintf("kept patch %zu (%s) changes the lines of %s near line "
+				      "%ld that this patch wrote",
+				      k, s->items[k - 1].patch->subject, dr->files[f].path, line);
 			if (it->warning) {
 				char *both = xasprintf("%s; %s", it->warning, w);
 				free(w);

@@ -21,8 +21,8 @@
 #include "core/lockfile.h"
 #include "core/yamldoc.h"
 
-static int load_entry(yaml_document_t *doc, yaml_node_t *n, const char *path,
-		      struct override *o, struct kerr *e)
+static int load_entry(yaml_document_t *doc, yaml_node_t *n, const char *path, struct override *o,
+		      struct kerr *e)
 {
 	memset(o, 0, sizeof(*o));
 	if (n->type != YAML_MAPPING_NODE)
@@ -33,12 +33,13 @@ static int load_entry(yaml_document_t *doc, yaml_node_t *n, const char *path,
 		yaml_node_t *k = yaml_document_get_node(doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(doc, p->value);
 		if (k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE)
-			return yamldoc_error(e, path, k, "override keys and values must be strings");
+			return yamldoc_error(e, path, k,
+					     "override keys and values must be strings");
 		const char *key = (const char *)k->data.scalar.value;
 		const char *val = (const char *)v->data.scalar.value;
-		char **dst = !strcmp(key, "commit")      ? &o->commit
+		char **dst = !strcmp(key, "commit")	 ? &o->commit
 			     : !strcmp(key, "change_id") ? &o->change_id
-			     : !strcmp(key, "subject")   ? &o->subject
+			     : !strcmp(key, "subject")	 ? &o->subject
 							 : NULL;
 		if (dst) {
 			free(*dst);
@@ -49,7 +50,8 @@ static int load_entry(yaml_document_t *doc, yaml_node_t *n, const char *path,
 			o->kind = !strcmp(val, "keep") ? OV_KEEP : OV_DROP;
 		} else if (!strcmp(key, "until_clang")) {
 			if (clangver_parse(val, &o->until) < 0)
-				return yamldoc_error(e, path, v, "until_clang must be a Clang version");
+				return yamldoc_error(e, path, v,
+						     "until_clang must be a Clang version");
 			o->kind = OV_UNTIL;
 		} else {
 			return yamldoc_error(e, path, k, "unknown override key '%.60s'", key);
@@ -110,10 +112,10 @@ static int parse_list(void *data, const char *path, const char *text, size_t len
 	}
 	if (root && (!list || (list->type != YAML_SEQUENCE_NODE &&
 			       !(list->type == YAML_SCALAR_NODE && !list->data.scalar.length))))
-		rc = yamldoc_error(e, path, list ? list : root, "expected 'overrides:' with a list");
-	for (yaml_node_item_t *i = list && list->type == YAML_SEQUENCE_NODE
-					   ? list->data.sequence.items.start
-					   : NULL;
+		rc =
+		    yamldoc_error(e, path, list ? list : root, "expected 'overrides:' with a list");
+	for (yaml_node_item_t *i =
+		 list && list->type == YAML_SEQUENCE_NODE ? list->data.sequence.items.start : NULL;
 	     rc == 0 && i && i < list->data.sequence.items.top; i++) {
 		struct override o;
 		rc = load_entry(&doc, yaml_document_get_node(&doc, *i), path, &o, e);
@@ -136,7 +138,7 @@ int overrides_load(struct series *s, struct kerr *e)
 {
 	if (!s->ov_path)
 		return 0;
-	struct ov_list l = { NULL, 0 };
+	struct ov_list l = {NULL, 0};
 	int rc = state_load(s->ov_path, parse_list, &l, e);
 	s->ovs = l.v;
 	s->novs = l.n;
@@ -168,7 +170,8 @@ static void serialise(const struct ov_list *l, struct strbuf *sb)
 			sb_adds(sb, "\n    ");
 		}
 		if (o->kind == OV_UNTIL)
-			sb_addf(sb, "until_clang: \"%s\"\n", clangver_str_short(&o->until, b, sizeof(b)));
+			sb_addf(sb, "until_clang: \"%s\"\n",
+				clangver_str_short(&o->until, b, sizeof(b)));
 		else
 			sb_addf(sb, "decision: %s\n", o->kind == OV_KEEP ? "keep" : "drop");
 	}
@@ -247,10 +250,10 @@ static int merge_change(void *data, const char *path, const char *text, size_t l
 int overrides_set(struct series *s, const struct patch *p, enum override_kind kind,
 		  const struct clang_version *until, struct kerr *e)
 {
-	struct ov_change c = { p, kind, { 0 }, { NULL, 0 } };
+	struct ov_change c = {p, kind, {0}, {NULL, 0}};
 	if (kind == OV_UNTIL)
 		c.until = *until;
-	struct ov_list mine = { s->ovs, s->novs };
+	struct ov_list mine = {s->ovs, s->novs};
 	if (!s->ov_path) {
 		apply_change(&mine, &c);
 		s->ovs = mine.v;
@@ -270,6 +273,6 @@ int overrides_set(struct series *s, const struct patch *p, enum override_kind ki
 
 const struct override *overrides_lookup(const struct series *s, const struct patch *p)
 {
-	const struct ov_list l = { s->ovs, s->novs };
+	const struct ov_list l = {s->ovs, s->novs};
 	return list_find(&l, p);
 }

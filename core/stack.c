@@ -61,8 +61,8 @@ static void from_libgit2(struct rawcommit *c, git_commit *gc)
 	c->tree = *git_commit_tree_id(gc);
 	c->nparents = git_commit_parentcount(gc);
 	c->parents = c->nparents > RAWCOMMIT_INLINE_PARENTS
-			     ? xmalloc(c->nparents * sizeof(*c->parents))
-			     : c->parents_inline;
+			 ? xmalloc(c->nparents * sizeof(*c->parents))
+			 : c->parents_inline;
 	for (size_t i = 0; i < c->nparents; i++)
 		c->parents[i] = *git_commit_parent_id(gc, (unsigned)i);
 	c->name = a->name ? a->name : "";
@@ -102,13 +102,12 @@ static void fill_patch(struct stack *st, struct patch *p, const struct rawcommit
 	char encbuf[64], *enc = NULL;
 	if (c->encoding)
 		enc = c->encoding_len < sizeof(encbuf)
-			      ? memcpy(encbuf, c->encoding, c->encoding_len)
-			      : xstrndup(c->encoding, c->encoding_len);
+			  ? memcpy(encbuf, c->encoding, c->encoding_len)
+			  : xstrndup(c->encoding, c->encoding_len);
 	if (enc)
 		enc[c->encoding_len] = '\0';
 	char *conv = to_utf8(c->message, strlen(c->message), enc);
-	patch_parse_message(p, conv ? conv : c->message, st->extra_tag_names,
-			    st->nextra_tag_names);
+	patch_parse_message(p, conv ? conv : c->message, st->extra_tag_names, st->nextra_tag_names);
 	free(conv);
 	git_oid_tostr(p->id, sizeof(p->id), &c->id);
 	conv = to_utf8(c->name, c->name_len, enc);
@@ -202,10 +201,10 @@ static int open_repo(struct stack *st, const char *path, struct kerr *e)
 #define WALK_MAX_TO_TAG 200000
 
 struct line_walk {
-	const git_oid *base;       /* stop at base, or */
+	const git_oid *base;	   /* stop at base, or */
 	const struct tagset *tags; /* at the first commit a tag names */
-	git_oid stop;              /* where it stopped */
-	git_oid *sides;            /* merges passed: first parent, other parent */
+	git_oid stop;		   /* where it stopped */
+	git_oid *sides;		   /* merges passed: first parent, other parent */
 	size_t nsides, cap;
 };
 
@@ -261,7 +260,7 @@ out:
 static char *walk_to_tag(struct stack *st, git_commit *head)
 {
 	struct tagset *tags = tagset_load(st->repo, "v*");
-	struct line_walk lw = { .tags = tags };
+	struct line_walk lw = {.tags = tags};
 	const char *name = NULL;
 	size_t count = 0;
 	if (walk_line(st, git_commit_id(head), &lw) == 0)
@@ -280,8 +279,7 @@ static char *walk_to_tag(struct stack *st, git_commit *head)
 }
 
 /* git's base..head with --first-parent: libgit2's revision walk. */
-static int walk_general(struct stack *st, const git_oid *base, const git_oid *head,
-			struct kerr *e)
+static int walk_general(struct stack *st, const git_oid *base, const git_oid *head, struct kerr *e)
 {
 	git_revwalk *w = NULL;
 	git_oid id;
@@ -325,8 +323,8 @@ static bool is_ancestor(struct stack *st, const git_oid *base, const git_oid *he
 	if (!st->npatches)
 		return false; /* head is behind base */
 	if (lookup_patch_commit(st->repo, &st->patches[0], &c) == 0) {
-		bool direct = git_commit_parentcount(c) &&
-			      git_oid_equal(git_commit_parent_id(c, 0), base);
+		bool direct =
+		    git_commit_parentcount(c) && git_oid_equal(git_commit_parent_id(c, 0), base);
 		git_commit_free(c);
 		if (direct)
 			return true;
@@ -366,7 +364,7 @@ static int open_range(struct stack *st, const struct stack_opts *o, struct kerr 
 	const git_oid *hid = git_commit_id(head), *bid = git_commit_id(base);
 	git_oid_tostr(st->head_id, sizeof(st->head_id), hid);
 	git_oid_tostr(st->base_id, sizeof(st->base_id), bid);
-	struct line_walk lw = { .base = bid };
+	struct line_walk lw = {.base = bid};
 	bool on_line = walked || walk_line(st, hid, &lw) == 0;
 	free(lw.sides);
 	if (!on_line && walk_general(st, bid, hid, e) < 0)
@@ -466,7 +464,7 @@ struct stats_shared {
 	struct kerr err[STATS_MAX_WORKERS];
 	int failed[STATS_MAX_WORKERS];
 	int done[STATS_MAX_WORKERS]; /* set last: the slots are filled */
-	struct stats_slot slot[]; /* one per patch */
+	struct stats_slot slot[];    /* one per patch */
 };
 
 static size_t stats_workers(size_t npatches)
@@ -496,8 +494,8 @@ static size_t worker_budget(size_t workers)
 	return workers > 6 ? (size_t)16 << 20 : ((size_t)96 << 20) / workers;
 }
 
-static void stats_child(struct stack *st, struct stats_shared *sh, size_t w, size_t from,
-			size_t to, size_t workers)
+static void stats_child(struct stack *st, struct stats_shared *sh, size_t w, size_t from, size_t to,
+			size_t workers)
 {
 	objread_limit(st->reader, worker_budget(workers));
 	if (stats_slice(st, from, to, &sh->err[w]) < 0) {
@@ -505,8 +503,8 @@ static void stats_child(struct stack *st, struct stats_shared *sh, size_t w, siz
 		_exit(1);
 	}
 	for (size_t i = from; i < to; i++)
-		sh->slot[i] = (struct stats_slot){ st->patches[i].files, st->patches[i].insertions,
-						   st->patches[i].deletions };
+		sh->slot[i] = (struct stats_slot){st->patches[i].files, st->patches[i].insertions,
+						  st->patches[i].deletions};
 	__atomic_store_n(&sh->done[w], 1, __ATOMIC_RELEASE);
 	_exit(0);
 }

@@ -14,30 +14,31 @@
 struct git_repository;
 
 struct trailer {
-	char *key;   /* "Signed-off-by", "Change-Id", "Clang-Fixed", "(cherry picked from commit" ... */
+	char *
+	    key; /* "Signed-off-by", "Change-Id", "Clang-Fixed", "(cherry picked from commit" ... */
 	char *value;
 };
 
 struct patch {
-	size_t index;          /* 1-based position in the stack, oldest first */
-	char id[41];           /* full commit id (hex) */
-	char *subject;         /* the full subject line as committed */
-	char *title;           /* subject without its leading tags */
-	unsigned tags;         /* bit set of enum tag (TAG_BIT(t)) */
+	size_t index;  /* 1-based position in the stack, oldest first */
+	char id[41];   /* full commit id (hex) */
+	char *subject; /* the full subject line as committed */
+	char *title;   /* subject without its leading tags */
+	unsigned tags; /* bit set of enum tag (TAG_BIT(t)) */
 	unsigned char tag_order[TAG_MAX_PER_SUBJECT]; /* tags in subject order */
 	size_t ntags;
-	char **extra_tags;     /* tags declared by a patchset, in order (not in enum tag) */
+	char **extra_tags; /* tags declared by a patchset, in order (not in enum tag) */
 	size_t nextra_tags;
 	/* Every tag in subject order: >= 0 an enum tag, < 0 extra_tags[-n-1]. */
 	short tag_seq[TAG_MAX_PER_SUBJECT];
 	size_t ntag_seq;
-	bool revert;           /* Revert "..." */
-	bool merge;            /* the commit has more than one parent */
-	char *author;          /* name */
+	bool revert;  /* Revert "..." */
+	bool merge;   /* the commit has more than one parent */
+	char *author; /* name */
 	char *author_email;
-	int64_t time;          /* author time, seconds since the epoch */
-	int tz_offset;         /* minutes */
-	char *body;            /* message after the subject line, trailing newline trimmed */
+	int64_t time;  /* author time, seconds since the epoch */
+	int tz_offset; /* minutes */
+	char *body;    /* message after the subject line, trailing newline trimmed */
 	struct trailer *trailers;
 	size_t ntrailers;
 	/* Diff statistics against the first parent; filled lazily when
@@ -56,24 +57,24 @@ struct patch {
 
 struct stack {
 	struct git_repository *repo; /* NULL for a stack read from mbox/quilt files */
-	char *repo_path;       /* work dir (or git dir for a bare repo) */
-	char *base_ref, *head_ref; /* as given, or resolved defaults */
+	char *repo_path;	     /* work dir (or git dir for a bare repo) */
+	char *base_ref, *head_ref;   /* as given, or resolved defaults */
 	char base_id[41], head_id[41];
 	struct patch *patches;
 	size_t npatches, cap;
 	const char *const *extra_tag_names; /* from a patchset; may be NULL */
 	size_t nextra_tag_names;
-	int renames;           /* enum rename_mode (commitdiff.h), from diff.renames */
+	int renames;		/* enum rename_mode (commitdiff.h), from diff.renames */
 	struct objread *reader; /* objects for statistics and diffs (objread.h) */
 };
 
 struct stack_opts {
-	const char *repo;      /* path; NULL = current directory (discovered upward) */
-	const char *base;      /* NULL = nearest v* tag reachable from head */
-	const char *head;      /* NULL = HEAD */
+	const char *repo;	       /* path; NULL = current directory (discovered upward) */
+	const char *base;	       /* NULL = nearest v* tag reachable from head */
+	const char *head;	       /* NULL = HEAD */
 	const char *const *extra_tags; /* extra tag words a patchset declares */
 	size_t nextra_tags;
-	bool stats;            /* compute files/insertions/deletions while loading */
+	bool stats; /* compute files/insertions/deletions while loading */
 };
 
 /* Open the repository and walk the range. -1 with a message on bad input:
@@ -103,8 +104,8 @@ char *stack_patch_diff(struct stack *st, const struct patch *p, struct kerr *e);
 void stack_free(struct stack *st);
 
 /* Parse a commit message into subject/body/trailers (used for mbox too). */
-void patch_parse_message(struct patch *p, const char *message,
-			 const char *const *extra_tags, size_t nextra_tags);
+void patch_parse_message(struct patch *p, const char *message, const char *const *extra_tags,
+			 size_t nextra_tags);
 void patch_free(struct patch *p);
 /* The tags in subject order joined by `sep` ("BACKPORT,FROMLIST"); "" if
  * none. Caller frees. */

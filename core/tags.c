@@ -17,7 +17,7 @@
 
 const char *const tag_names[TAG_COUNT] = {
 #define TAG_NAME(id, name) name,
-	TAG_LIST(TAG_NAME)
+    TAG_LIST(TAG_NAME)
 #undef TAG_NAME
 };
 

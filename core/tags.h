@@ -7,23 +7,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define TAG_LIST(X)                                                            \
-	X(UPSTREAM, "UPSTREAM")                                                \
-	X(BACKPORT, "BACKPORT")                                                \
-	X(FROMGIT, "FROMGIT")                                                  \
-	X(FROMLIST, "FROMLIST")                                                \
-	X(HACK, "HACK")                                                        \
-	X(CUSTOM, "CUSTOM")                                                    \
-	X(OBSOLETE, "OBSOLETE")                                                \
-	X(CHROMIUM, "CHROMIUM")                                                \
+#define TAG_LIST(X)                                                                                \
+	X(UPSTREAM, "UPSTREAM")                                                                    \
+	X(BACKPORT, "BACKPORT")                                                                    \
+	X(FROMGIT, "FROMGIT")                                                                      \
+	X(FROMLIST, "FROMLIST")                                                                    \
+	X(HACK, "HACK")                                                                            \
+	X(CUSTOM, "CUSTOM")                                                                        \
+	X(OBSOLETE, "OBSOLETE")                                                                    \
+	X(CHROMIUM, "CHROMIUM")                                                                    \
 	X(ANDROID, "ANDROID")
 
+/* clang-format off */ /* (it misreads an X-macro list in an enum) */
 enum tag {
 #define TAG_ENUM(id, name) TAG_##id,
 	TAG_LIST(TAG_ENUM)
 #undef TAG_ENUM
 	TAG_COUNT
 };
+/* clang-format on */
 
 #define TAG_BIT(t) (1u << (t))
 #define TAG_MAX_PER_SUBJECT 8
@@ -39,13 +41,13 @@ int tag_from_name_icase(const char *name);
 struct subject_tags {
 	unsigned char tags[TAG_MAX_PER_SUBJECT]; /* known tags, in order */
 	size_t ntags;
-	size_t extra[TAG_MAX_PER_SUBJECT];       /* indexes into the extra names */
+	size_t extra[TAG_MAX_PER_SUBJECT]; /* indexes into the extra names */
 	size_t nextra;
 	/* All tags in subject order: >= 0 is an enum tag, < 0 is extra name -n-1. */
 	short seq[TAG_MAX_PER_SUBJECT];
 	size_t nseq;
 	const char *title; /* points into the subject, past the tags */
-	bool revert;       /* Revert "..." (tags inside the quotes are not read) */
+	bool revert;	   /* Revert "..." (tags inside the quotes are not read) */
 };
 
 /* Read the leading tags of `subject`. Known tags plus `extra` (a patchset's own

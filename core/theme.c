@@ -13,25 +13,25 @@
 
 const char *const theme_elem_names[ELEM_COUNT] = {
 #define THEME_ELEM_NAME(id, name) name,
-	THEME_ELEMENTS(THEME_ELEM_NAME)
+    THEME_ELEMENTS(THEME_ELEM_NAME)
 #undef THEME_ELEM_NAME
 };
 
 static const char *const color_names[16] = {
-	"black",	"red",	      "green",	      "yellow",	      "blue",
-	"magenta",	"cyan",	      "white",	      "bright-black", "bright-red",
-	"bright-green", "bright-yellow", "bright-blue", "bright-magenta", "bright-cyan",
-	"bright-white",
+    "black",	    "red",	     "green",	    "yellow",	      "blue",
+    "magenta",	    "cyan",	     "white",	    "bright-black",   "bright-red",
+    "bright-green", "bright-yellow", "bright-blue", "bright-magenta", "bright-cyan",
+    "bright-white",
 };
 
 static const struct {
 	const char *name;
 	unsigned bit;
 } attr_names[] = {
-	{ "bold", THEME_BOLD },		  { "dim", THEME_DIM },
-	{ "reverse", THEME_REVERSE },	  { "underline", THEME_UNDERLINE },
-	{ "italic", THEME_ITALIC },	  { "standout", THEME_STANDOUT },
-	{ "blink", THEME_BLINK },	  { "normal", 0 },
+    {"bold", THEME_BOLD},	{"dim", THEME_DIM},
+    {"reverse", THEME_REVERSE}, {"underline", THEME_UNDERLINE},
+    {"italic", THEME_ITALIC},	{"standout", THEME_STANDOUT},
+    {"blink", THEME_BLINK},	{"normal", 0},
 };
 
 /* Parsing context: the document and the label used in messages. */
@@ -119,7 +119,7 @@ static int parse_style(struct tparse *tp, yaml_node_t *n, struct theme_style *st
 	if (n->type != YAML_MAPPING_NODE)
 		return node_err(tp, n, "a style must be a mapping like { fg: red, attrs: [bold] }",
 				NULL);
-	*st = (struct theme_style){ THEME_COLOR_DEFAULT, THEME_COLOR_DEFAULT, 0 };
+	*st = (struct theme_style){THEME_COLOR_DEFAULT, THEME_COLOR_DEFAULT, 0};
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(tp->doc, p->key);
@@ -183,7 +183,7 @@ static int parse_tags(struct tparse *tp, struct theme *t, yaml_node_t *n)
 			t->other_tag = st;
 		} else {
 			t->extra = xrealloc(t->extra, (t->nextra + 1) * sizeof(*t->extra));
-			t->extra[t->nextra++] = (struct theme_extra_tag){ xstrdup(key), st };
+			t->extra[t->nextra++] = (struct theme_extra_tag){xstrdup(key), st};
 		}
 	}
 	return 0;
@@ -194,10 +194,10 @@ static int parse_root(struct tparse *tp, struct theme *t, yaml_node_t *root)
 	if (!root)
 		return kerr_set(tp->e, "%s: empty theme", tp->label);
 	if (root->type != YAML_MAPPING_NODE)
-		return node_err(tp, root, "a theme must be a mapping (name, colors, elements, tags)",
-				NULL);
-	for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
-	     p < root->data.mapping.pairs.top; p++) {
+		return node_err(tp, root,
+				"a theme must be a mapping (name, colors, elements, tags)", NULL);
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+	     p++) {
 		yaml_node_t *k = yaml_document_get_node(tp->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(tp->doc, p->value);
 		const char *key = scalar(k);
@@ -233,7 +233,7 @@ static int parse_root(struct tparse *tp, struct theme *t, yaml_node_t *root)
 static void theme_init(struct theme *t)
 {
 	memset(t, 0, sizeof(*t));
-	struct theme_style none = { THEME_COLOR_DEFAULT, THEME_COLOR_DEFAULT, 0 };
+	struct theme_style none = {THEME_COLOR_DEFAULT, THEME_COLOR_DEFAULT, 0};
 	for (size_t i = 0; i < ELEM_COUNT; i++)
 		t->elem[i] = none;
 	for (size_t i = 0; i < TAG_COUNT; i++)
@@ -250,7 +250,7 @@ int theme_load_file(struct theme *t, const char *path, const char *label, struct
 	yaml_document_t doc;
 	int rc = yamldoc_load(&doc, path, label, e);
 	if (rc == 0) {
-		struct tparse tp = { &doc, label, e };
+		struct tparse tp = {&doc, label, e};
 		rc = parse_root(&tp, t, yaml_document_get_root_node(&doc));
 		yaml_document_delete(&doc);
 	}
@@ -299,14 +299,14 @@ void theme_builtin(struct theme *t)
 		enum theme_elem el;
 		unsigned attrs;
 	} set[] = {
-		{ ELEM_CURSOR, THEME_REVERSE },	     { ELEM_TITLE_FOCUS, THEME_REVERSE | THEME_BOLD },
-		{ ELEM_TITLE_BLUR, THEME_REVERSE },  { ELEM_HEADER, THEME_BOLD },
-		{ ELEM_ERROR, THEME_BOLD },	     { ELEM_SEARCH, THEME_UNDERLINE },
-		{ ELEM_DROPPED, THEME_DIM },	     { ELEM_COMMIT, THEME_BOLD },
-		{ ELEM_DIFF_FILE, THEME_BOLD },	     { ELEM_DIFF_CHUNK, THEME_BOLD },
-		{ ELEM_DIFF_ADD, THEME_BOLD },	     { ELEM_HELP_GROUP, THEME_BOLD },
-		{ ELEM_HELP_KEY, THEME_BOLD },	     { ELEM_FAILED, THEME_BOLD },
-		{ ELEM_DROP, THEME_DIM },	     { ELEM_CAPTION, THEME_REVERSE | THEME_BOLD },
+	    {ELEM_CURSOR, THEME_REVERSE},     {ELEM_TITLE_FOCUS, THEME_REVERSE | THEME_BOLD},
+	    {ELEM_TITLE_BLUR, THEME_REVERSE}, {ELEM_HEADER, THEME_BOLD},
+	    {ELEM_ERROR, THEME_BOLD},	      {ELEM_SEARCH, THEME_UNDERLINE},
+	    {ELEM_DROPPED, THEME_DIM},	      {ELEM_COMMIT, THEME_BOLD},
+	    {ELEM_DIFF_FILE, THEME_BOLD},     {ELEM_DIFF_CHUNK, THEME_BOLD},
+	    {ELEM_DIFF_ADD, THEME_BOLD},      {ELEM_HELP_GROUP, THEME_BOLD},
+	    {ELEM_HELP_KEY, THEME_BOLD},      {ELEM_FAILED, THEME_BOLD},
+	    {ELEM_DROP, THEME_DIM},	      {ELEM_CAPTION, THEME_REVERSE | THEME_BOLD},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(set); i++)
 		t->elem[set[i].el].attrs = set[i].attrs;
@@ -334,8 +334,8 @@ const char *theme_choose(const char *requested, bool no_color, int term_colors)
 
 void theme_strip_colors(struct theme *t)
 {
-	struct theme_style *all[] = { t->elem, t->tag, &t->other_tag };
-	size_t counts[] = { ELEM_COUNT, TAG_COUNT, 1 };
+	struct theme_style *all[] = {t->elem, t->tag, &t->other_tag};
+	size_t counts[] = {ELEM_COUNT, TAG_COUNT, 1};
 	for (size_t a = 0; a < ARRAY_SIZE(all); a++)
 		for (size_t i = 0; i < counts[a]; i++)
 			all[a][i].fg = all[a][i].bg = THEME_COLOR_DEFAULT;

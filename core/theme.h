@@ -12,50 +12,52 @@
 
 /* Every element a view may draw with: id, name in the YAML file. Views added
  * later (builds, warnings, source) have their slots here already. */
-#define THEME_ELEMENTS(X)                                                      \
-	X(DEFAULT, "default")                                                  \
-	X(CURSOR, "cursor")                                                    \
-	X(TITLE_FOCUS, "title-focus")                                          \
-	X(TITLE_BLUR, "title-blur")                                            \
-	X(STATUS, "status")                                                    \
-	X(ERROR, "error")                                                      \
-	X(PROMPT, "prompt")                                                    \
-	X(HEADER, "header")                                                    \
-	X(INDEX, "index")                                                      \
-	X(ID, "id")                                                            \
-	X(SUBJECT, "subject")                                                  \
-	X(AUTHOR, "author")                                                    \
-	X(DATE, "date")                                                        \
-	X(SEARCH, "search-match")                                              \
-	X(KEEP, "keep")                                                        \
-	X(DROP, "drop")                                                        \
-	X(DROPPED, "dropped")                                                  \
-	X(COMMIT, "commit")                                                    \
-	X(META, "meta")                                                        \
-	X(TRAILER, "trailer")                                                  \
-	X(DIFF_FILE, "diff-file")                                              \
-	X(DIFF_META, "diff-meta")                                              \
-	X(DIFF_CHUNK, "diff-chunk")                                            \
-	X(DIFF_ADD, "diff-add")                                                \
-	X(DIFF_DEL, "diff-del")                                                \
-	X(DIFF_STAT, "diff-stat")                                              \
-	X(HELP_GROUP, "help-group")                                            \
-	X(HELP_KEY, "help-key")                                                \
-	X(CHECKBOX, "checkbox")                                                \
-	X(OK, "ok")                                                            \
-	X(FAILED, "failed")                                                    \
-	X(RUNNING, "running")                                                  \
-	X(WARNING, "warning")                                                  \
-	X(NOTE, "note")                                                        \
-	X(LINE_NUMBER, "line-number")                                          \
+#define THEME_ELEMENTS(X)                                                                          \
+	X(DEFAULT, "default")                                                                      \
+	X(CURSOR, "cursor")                                                                        \
+	X(TITLE_FOCUS, "title-focus")                                                              \
+	X(TITLE_BLUR, "title-blur")                                                                \
+	X(STATUS, "status")                                                                        \
+	X(ERROR, "error")                                                                          \
+	X(PROMPT, "prompt")                                                                        \
+	X(HEADER, "header")                                                                        \
+	X(INDEX, "index")                                                                          \
+	X(ID, "id")                                                                                \
+	X(SUBJECT, "subject")                                                                      \
+	X(AUTHOR, "author")                                                                        \
+	X(DATE, "date")                                                                            \
+	X(SEARCH, "search-match")                                                                  \
+	X(KEEP, "keep")                                                                            \
+	X(DROP, "drop")                                                                            \
+	X(DROPPED, "dropped")                                                                      \
+	X(COMMIT, "commit")                                                                        \
+	X(META, "meta")                                                                            \
+	X(TRAILER, "trailer")                                                                      \
+	X(DIFF_FILE, "diff-file")                                                                  \
+	X(DIFF_META, "diff-meta")                                                                  \
+	X(DIFF_CHUNK, "diff-chunk")                                                                \
+	X(DIFF_ADD, "diff-add")                                                                    \
+	X(DIFF_DEL, "diff-del")                                                                    \
+	X(DIFF_STAT, "diff-stat")                                                                  \
+	X(HELP_GROUP, "help-group")                                                                \
+	X(HELP_KEY, "help-key")                                                                    \
+	X(CHECKBOX, "checkbox")                                                                    \
+	X(OK, "ok")                                                                                \
+	X(FAILED, "failed")                                                                        \
+	X(RUNNING, "running")                                                                      \
+	X(WARNING, "warning")                                                                      \
+	X(NOTE, "note")                                                                            \
+	X(LINE_NUMBER, "line-number")                                                              \
 	X(CAPTION, "caption")
 
+/* clang-format off */ /* (it misreads an X-macro list in an enum) */
 enum theme_elem {
 #define THEME_ELEM_ENUM(id, name) ELEM_##id,
 	THEME_ELEMENTS(THEME_ELEM_ENUM)
 #undef THEME_ELEM_ENUM
 	ELEM_COUNT
 };
+/* clang-format on */
 
 extern const char *const theme_elem_names[ELEM_COUNT];
 
@@ -72,7 +74,7 @@ enum theme_attr {
 #define THEME_COLOR_DEFAULT (-1)
 
 struct theme_style {
-	short fg, bg;   /* THEME_COLOR_DEFAULT or 0..255 */
+	short fg, bg;	/* THEME_COLOR_DEFAULT or 0..255 */
 	unsigned attrs; /* enum theme_attr bits */
 };
 

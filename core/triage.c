@@ -206,14 +206,16 @@ static void serialise(const struct triage *t, struct strbuf *b)
 	}
 	if (n)
 		qsort(all, n, sizeof(*all), cmp_entry);
-	sb_adds(b, "# klang warning triage: a status per warning fingerprint (klang diag triage --help).\n"
-		   "# Statuses: new, confirmed, wontfix, false-positive, fixed. Keep this file in git.\n");
+	sb_adds(
+	    b,
+	    "# klang warning triage: a status per warning fingerprint (klang diag triage --help).\n"
+	    "# Statuses: new, confirmed, wontfix, false-positive, fixed. Keep this file in git.\n");
 	for (i = 0; i < n; i++) {
 		const struct triage_entry *en = all[i];
 		sb_addf(b, "- fingerprint: %016" PRIx64 "\n  status: %s\n", en->fingerprint,
 			triage_status_name(en->status));
-		const char *keys[] = { "file", "flag", "message", "note" };
-		const char *vals[] = { en->file, en->flag, en->message, en->note };
+		const char *keys[] = {"file", "flag", "message", "note"};
+		const char *vals[] = {en->file, en->flag, en->message, en->note};
 		for (size_t j = 0; j < ARRAY_SIZE(keys); j++) {
 			if (!vals[j])
 				continue;
@@ -248,7 +250,8 @@ static int merge(void *data, const char *path, const char *text, size_t len, str
 			continue;
 		triage_set(m->now, en->fingerprint, en->status,
 			   en->note_changed ? (en->note ? en->note : "") : NULL, NULL);
-		struct triage_entry *dst = (struct triage_entry *)triage_get(m->now, en->fingerprint);
+		struct triage_entry *dst =
+		    (struct triage_entry *)triage_get(m->now, en->fingerprint);
 		replace(&dst->file, en->file);
 		replace(&dst->flag, en->flag);
 		replace(&dst->message, en->message);
@@ -259,7 +262,7 @@ static int merge(void *data, const char *path, const char *text, size_t len, str
 
 int triage_save(struct triage *t, const char *path, struct kerr *e)
 {
-	struct merge m = { t, triage_new() };
+	struct merge m = {t, triage_new()};
 	int rc = state_update(path, merge, &m, e);
 	if (rc >= 0) { /* t becomes the merged store, nothing pending */
 		struct strmap tmp = t->map;

@@ -262,10 +262,10 @@ int mkdir_p(const char *path, struct kerr *e)
 void state_dir_ignore_scratch(const char *repo)
 {
 	static const char text[] =
-		"# klang's scratch (build trees, logs, records, exports, locks).\n"
-		"# triage.yaml, overrides.yaml, rules.yaml and config.yaml are meant\n"
-		"# to be shared: commit them when your team triages together.\n"
-		"/out/\n/builds/\n/export/\n*.lock\n*.corrupt*\n";
+	    "# klang's scratch (build trees, logs, records, exports, locks).\n"
+	    "# triage.yaml, overrides.yaml, rules.yaml and config.yaml are meant\n"
+	    "# to be shared: commit them when your team triages together.\n"
+	    "/out/\n/builds/\n/export/\n*.lock\n*.corrupt*\n";
 	struct kerr e;
 	char *dir = xasprintf("%s/.klang", repo ? repo : ".");
 	char *path = xasprintf("%s/.gitignore", dir);
@@ -301,7 +301,7 @@ char *data_path(const char *rel)
 		exe[n] = '\0';
 		/* ./klang in the source tree, or build/<variant>/klang */
 		char *dir = dirname(exe);
-		const char *ups[] = { "", "/../..", "/.." };
+		const char *ups[] = {"", "/../..", "/.."};
 		for (size_t i = 0; i < ARRAY_SIZE(ups); i++) {
 			char *p = xasprintf("%s%s/%s", dir, ups[i], rel);
 			char *mk = xasprintf("%s%s/GNUmakefile", dir, ups[i]);

@@ -23,15 +23,15 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grow an array to hold at least `need` elements of `size` bytes. */
-#define ALLOC_GROW(ptr, need, cap)                                             \
-	do {                                                                   \
-		if ((size_t)(need) > (cap)) {                                  \
-			size_t ncap_ = (cap) ? (cap)*2 : 16;                   \
-			while (ncap_ < (size_t)(need))                         \
-				ncap_ *= 2;                                    \
-			(ptr) = xrealloc((ptr), ncap_ * sizeof(*(ptr)));       \
-			(cap) = ncap_;                                         \
-		}                                                              \
+#define ALLOC_GROW(ptr, need, cap)                                                                 \
+	do {                                                                                       \
+		if ((size_t)(need) > (cap)) {                                                      \
+			size_t ncap_ = (cap) ? (cap)*2 : 16;                                       \
+			while (ncap_ < (size_t)(need))                                             \
+				ncap_ *= 2;                                                        \
+			(ptr) = xrealloc((ptr), ncap_ * sizeof(*(ptr)));                           \
+			(cap) = ncap_;                                                             \
+		}                                                                                  \
 	} while (0)
 
 /* A growable NUL-terminated string. */
@@ -39,7 +39,10 @@ struct strbuf {
 	char *buf;
 	size_t len, cap;
 };
-#define STRBUF_INIT { NULL, 0, 0 }
+#define STRBUF_INIT                                                                                \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 void sb_grow(struct strbuf *sb, size_t extra);
 void sb_add(struct strbuf *sb, const char *s, size_t n);
 void sb_adds(struct strbuf *sb, const char *s);
@@ -49,14 +52,18 @@ void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_reset(struct strbuf *sb);
 char *sb_detach(struct strbuf *sb); /* returns the string ("" if empty), sb is reset */
 void sb_free(struct strbuf *sb);
-static inline const char *sb_str(const struct strbuf *sb) { return sb->buf ? sb->buf : ""; }
+static inline const char *sb_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
 
 /* An error message filled in by a failing function (tig's three tiers: the
  * function returns -1 with a message, the caller reports it). */
 struct kerr {
 	char msg[1024];
 };
-int kerr_set(struct kerr *e, const char *fmt, ...) __attribute__((format(printf, 2, 3))); /* returns -1 */
+int kerr_set(struct kerr *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3))); /* returns -1 */
 
 /* Read a whole file; NULL with a message naming the path on failure.
  * The buffer is NUL-terminated (len excludes the NUL). */

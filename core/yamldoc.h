@@ -20,7 +20,7 @@ void yamldoc_add_quoted(struct strbuf *sb, const char *s);
 const char *yamldoc_scalar(const yaml_node_t *n);
 /* "LABEL:LINE:COL: message" at node n; returns -1. */
 int yamldoc_error(struct kerr *e, const char *label, const yaml_node_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 /* The parser's error as "LABEL:LINE:COL: problem context"; bad bytes (NUL,
  * invalid UTF-8) are placed by their offset in `text`. Returns -1. */
 int yamldoc_parse_error(struct kerr *e, const char *label, const yaml_parser_t *p, const char *text,

@@ -105,8 +105,8 @@ const struct badinput_row badinput_rows[] = {
      "klang stack --repo big --base v1.0 --format json > big.json", 0, "",
      "iconv -f UTF-8 -t UTF-8 big.json > /dev/null && grep -q ' not UTF-8' big.json"},
 
-    {"escape sequences in a commit subject", NULL,
-     "klang stack --repo big --base v1.0 > esc.txt", 0, "",
+    {"escape sequences in a commit subject", NULL, "klang stack --repo big --base v1.0 > esc.txt",
+     0, "",
      "! tr -d -c '\\033\\007' < esc.txt | grep -q . && grep -q ' \\[31mred \\[0m and ' esc.txt"},
 
     /* compilers */

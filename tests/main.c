@@ -13,13 +13,13 @@ int main(int argc, char **argv)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
-#define SUITE(name)                                                            \
-	do {                                                                   \
-		bool want = argc < 2;                                          \
-		for (int i = 1; i < argc; i++)                                 \
-			want |= !strcmp(argv[i], #name);                       \
-		if (want)                                                      \
-			suite_##name();                                        \
+#define SUITE(name)                                                                                \
+	do {                                                                                       \
+		bool want = argc < 2;                                                              \
+		for (int i = 1; i < argc; i++)                                                     \
+			want |= !strcmp(argv[i], #name);                                           \
+		if (want)                                                                          \
+			suite_##name();                                                            \
 	} while (0);
 #include "suites.inc"
 #undef SUITE

@@ -11,25 +11,25 @@
 
 /* Every patch changes its own file pN.c, so any subset applies cleanly. */
 static const char *const messages[SERIES_REPO_PATCHES] = {
-	"UPSTREAM: kbuild: add a helper\n",
-	"HACK: arm64: work around a clang bug\n\nClang-Fixed: 9\n",
-	"OBSOLETE: x86: avoid a clang 4 crash\n\nSigned-off-by: A <a@example.org>\n"
-	"Clang-Fixed: 6\n",
-	"OBSOLETE: crypto: hints in the message\n\nThe issue was fixed in LLVM 5, and clang >= 6.0"
-	" builds it fine; clang-14 too.\n\nChange-Id: I0000000000000000000000000000000000000004\n",
-	"OBSOLETE: no version anywhere\n\nThe issue is fixed in upstream clang.\n",
-	"HACK: mm: needs a new clang\n\nClang-Min: 10\n",
-	"HACK: lib: ruled by the patchset\n",
-	"HACK: fs: plain hack\n",
-	"FROMLIST: net: dropped by Change-Id\n\nChange-Id: I0000000000000000000000000000000000000009\n",
-	"OBSOLETE: sound: the rule beats the trailer\n\nClang-Fixed: 4\n",
+    "UPSTREAM: kbuild: add a helper\n",
+    "HACK: arm64: work around a clang bug\n\nClang-Fixed: 9\n",
+    "OBSOLETE: x86: avoid a clang 4 crash\n\nSigned-off-by: A <a@example.org>\n"
+    "Clang-Fixed: 6\n",
+    "OBSOLETE: crypto: hints in the message\n\nThe issue was fixed in LLVM 5, and clang >= 6.0"
+    " builds it fine; clang-14 too.\n\nChange-Id: I0000000000000000000000000000000000000004\n",
+    "OBSOLETE: no version anywhere\n\nThe issue is fixed in upstream clang.\n",
+    "HACK: mm: needs a new clang\n\nClang-Min: 10\n",
+    "HACK: lib: ruled by the patchset\n",
+    "HACK: fs: plain hack\n",
+    "FROMLIST: net: dropped by Change-Id\n\nChange-Id: I0000000000000000000000000000000000000009\n",
+    "OBSOLETE: sound: the rule beats the trailer\n\nClang-Fixed: 4\n",
 };
 
 const char *const series_repo_expect_14[SERIES_REPO_PATCHES] = {
-	"keep", "drop", "drop", "keep", "keep", "keep", "drop", "keep", "drop", "keep",
+    "keep", "drop", "drop", "keep", "keep", "keep", "drop", "keep", "drop", "keep",
 };
 const char *const series_repo_expect_5[SERIES_REPO_PATCHES] = {
-	"keep", "keep", "keep", "keep", "keep", "drop", "keep", "keep", "drop", "keep",
+    "keep", "keep", "keep", "keep", "keep", "drop", "keep", "keep", "drop", "keep",
 };
 
 int series_repo_make(struct series_repo *r)
@@ -41,20 +41,24 @@ int series_repo_make(struct series_repo *r)
 	r->repo = xasprintf("%s/repo", r->dir);
 	if (gw_init(r->repo, &g, &e) < 0)
 		return -1;
-	struct gw_file base[] = { { "README", "base\n", 0 }, { "a.c", "1\n2\n3\n4\n5\n6\n7\n8\n", 0 } };
-	struct gw_commit c = { .ref = "refs/heads/main", .files = base, .nfiles = 2,
-			       .message = "base\n" };
+	struct gw_file base[] = {{"README", "base\n", 0}, {"a.c", "1\n2\n3\n4\n5\n6\n7\n8\n", 0}};
+	struct gw_commit c = {
+	    .ref = "refs/heads/main", .files = base, .nfiles = 2, .message = "base\n"};
 	int rc = gw_commit(g, &c, r->base, &e);
 	if (rc == 0)
 		rc = gw_tag(g, "v1.0", "main", &e);
 	for (size_t i = 0; i < SERIES_REPO_PATCHES && rc == 0; i++) {
 		char *path = xasprintf("p%zu.c", i + 1);
 		char *content = xasprintf("int p%zu;\n", i + 1);
-		struct gw_file f[] = { { path, content, 0 } };
-		struct gw_commit pc = { .ref = "refs/heads/main", .files = f, .nfiles = 1,
-					.message = messages[i], .author = "Pat Author",
-					.email = "pat@example.org",
-					.time = 1500000000 + (int64_t)i * 3600, .tz = 120 };
+		struct gw_file f[] = {{path, content, 0}};
+		struct gw_commit pc = {.ref = "refs/heads/main",
+				       .files = f,
+				       .nfiles = 1,
+				       .message = messages[i],
+				       .author = "Pat Author",
+				       .email = "pat@example.org",
+				       .time = 1500000000 + (int64_t)i * 3600,
+				       .tz = 120};
 		rc = gw_commit(g, &pc, r->ids[i], &e);
 		free(path);
 		free(content);

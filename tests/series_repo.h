@@ -10,9 +10,9 @@
 #define SERIES_REPO_PATCHES 10
 
 struct series_repo {
-	char *dir;       /* temporary directory holding both */
-	char *repo;      /* DIR/repo: work tree checked out at main */
-	char *patchset;  /* DIR/ps/stack.yaml, repo given relative to it */
+	char *dir;	/* temporary directory holding both */
+	char *repo;	/* DIR/repo: work tree checked out at main */
+	char *patchset; /* DIR/ps/stack.yaml, repo given relative to it */
 	char base[41];
 	char ids[SERIES_REPO_PATCHES][41];
 };

@@ -37,9 +37,14 @@ static int commit(struct git_repository *repo, const char *ref, const char *pare
 		  const char *second, const struct step *s, char id[41])
 {
 	struct kerr e;
-	struct gw_commit c = { .ref = ref, .parent = parent, .second_parent = second,
-			       .files = s->files, .nfiles = s->nfiles, .message = s->message,
-			       .author = s->author, .email = s->author ? "jm@example.org" : NULL };
+	struct gw_commit c = {.ref = ref,
+			      .parent = parent,
+			      .second_parent = second,
+			      .files = s->files,
+			      .nfiles = s->nfiles,
+			      .message = s->message,
+			      .author = s->author,
+			      .email = s->author ? "jm@example.org" : NULL};
 	if (gw_commit(repo, &c, id, &e) < 0) {
 		fprintf(stderr, "stackrepo: %s\n", e.msg);
 		return -1;
@@ -78,60 +83,95 @@ int stackrepo_build(struct stackrepo *r)
 	char *subject300 = xasprintf("%s\n\nA subject of exactly 300 characters.\n", sb.buf);
 	sb_free(&sb);
 
-	const struct step base0 = { "Linux 4.8\n", NULL,
-				    { { "README", "Linux kernel\n", 0 },
-				      { "drivers/usb/core.c", core0, 0 },
-				      { "arch/arm/mm.c", mm0, 0 } }, 3 };
-	const struct step base = { "Linux 4.9\n", NULL, { { "README", "Linux kernel 4.9\n", 0 } }, 1 };
+	const struct step base0 = {"Linux 4.8\n",
+				   NULL,
+				   {{"README", "Linux kernel\n", 0},
+				    {"drivers/usb/core.c", core0, 0},
+				    {"arch/arm/mm.c", mm0, 0}},
+				   3};
+	const struct step base = {"Linux 4.9\n", NULL, {{"README", "Linux kernel 4.9\n", 0}}, 1};
 	const struct step steps[SR_COUNT] = {
-		[SR_UPSTREAM] = { "UPSTREAM: usb: core: fix a leak in hub probe\n\n"
-				  "The hub probe leaked its buffer on the error path.\n\n"
-				  "Change-Id: I0123456789abcdef0123456789abcdef01234567\n"
-				  "Signed-off-by: Greg <greg@example.org>\n"
-				  "(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n"
-				  "Signed-off-by: Android Dev <dev@android.example>\n",
-				  NULL, { { "drivers/usb/core.c", core1, 0 } }, 1 },
-		[SR_BACKPORT_FROMLIST] = { "BACKPORT: FROMLIST: pwm: Add support for different PWM output types\n\n"
-					   "Some hardware can emit inverted output.\n\n"
-					   "[Lee: Backported to 4.9, minor conflicts]\n"
-					   "Bug: 123456\n"
-					   "Link: https://lore.kernel.org/patchwork/patch/1234/\n"
-					   "Change-Id: Iabc\n"
-					   "Signed-off-by: Lee <lee@example.org>\n",
-					   NULL, { { "drivers/pwm/core.c", pwm, 0 } }, 1 },
-		[SR_DO_NOT_UPSTREAM] = { "DO-NOT-UPSTREAM: debug: add a knob\n", NULL,
-					 { { "README", "Linux kernel 4.9\nknob\nmore\n", 0 } }, 1 },
-		[SR_ANDROID_ARM] = { "ANDROID: ARM: enable the thing\n", NULL,
-				     { { "arch/arm/mm.c", mm1, 0 } }, 1 },
-		[SR_FROMLIST_USB] = { "FROMLIST: USB: gadget: fix two lines\n", NULL,
-				      { { "drivers/usb/core.c", core2, 0 } }, 1 },
-		[SR_REVERT] = { "Revert \"BACKPORT: FROMLIST: pwm: Add support for different PWM output types\"\n\n"
-				"This reverts commit 1234.\n",
-				NULL, { { "drivers/pwm/core.c", NULL, 0 } }, 1 },
-		[SR_UNTAGGED] = { "kbuild: add a Makefile\n", NULL,
-				  { { "Makefile", "all:\n\ttrue", 0 } }, 1 },
-		[SR_MERGE] = { "Merge branch 'side'\n", NULL,
-			       { { "side.c", "int side;\n", 0 }, { "README", "Linux kernel 4.9\nknob\n", 0 } },
-			       2 },
-		[SR_UTF8_AUTHOR] = { "HACK: clang: work around a miscompile\n\n"
-				     "(cherry picked from commit abcdef0123456789abcdef0123456789abcdef01)\n\n"
-				     "Clang-Fixed: 15\n"
-				     "Signed-off-by: Jos\xc3\xa9 M\xc3\xbcller <jm@example.org>\n",
-				     "Jos\xc3\xa9 M\xc3\xbcller", { { "arch/arm/mm.c", mm2, 0 } }, 1 },
-		[SR_LONG_SUBJECT] = { subject300, NULL, { { "docs/long.txt", longtxt, 0 } }, 1 },
-		[SR_TAB_SUBJECT] = { "CUSTOM: a\ttab in the subject\n", NULL,
-				     { { "README", "Linux kernel 4.9\nknob\ntab\n", 0 } }, 1 },
-		[SR_BINARY] = { "OBSOLETE: add a firmware blob\n", NULL,
-				{ { "firmware/blob.bin", "FW\0\1\2\n\n", 8 } }, 1 },
-		[SR_RENAME] = { "FROMGIT: docs: rename long.txt\n", NULL,
-				{ { "docs/long.txt", NULL, 0 }, { "docs/longer.txt", longtxt, 0 } }, 2 },
-		[SR_LOWERCASE] = { "Upstream: lower case is not a tag\n", NULL,
-				   { { "drivers/usb/core.c", core3, 0 } }, 1 },
-		[SR_NO_SPACE] = { "HACK:no space is not a tag\n", NULL,
-				  { { "README", "Linux kernel 4.9\n", 0 } }, 1 },
-		[SR_TWO_LINE_SUBJECT] = { "UPSTREAM: a subject on\ntwo lines\n\nBody.\n", NULL,
-					  { { "arch/arm/mm.c", mm0, 0 } }, 1 },
-		[SR_EMPTY] = { "BACKPORT: change nothing\n", NULL, { { 0 } }, 0 },
+	    [SR_UPSTREAM] =
+		{"UPSTREAM: usb: core: fix a leak in hub probe\n\n"
+		 "The hub probe leaked its buffer on the error path.\n\n"
+		 "Change-Id: I0123456789abcdef0123456789abcdef01234567\n"
+		 "Signed-off-by: Greg <greg@example.org>\n"
+		 "(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n"
+		 "Signed-off-by: Android Dev <dev@android.example>\n",
+		 NULL,
+		 {{"drivers/usb/core.c", core1, 0}},
+		 1},
+	    [SR_BACKPORT_FROMLIST] =
+		{"BACKPORT: FROMLIST: pwm: Add support for different PWM output types\n\n"
+		 "Some hardware can emit inverted output.\n\n"
+		 "[Lee: Backported to 4.9, minor conflicts]\n"
+		 "Bug: 123456\n"
+		 "Link: https://lore.kernel.org/patchwork/patch/1234/\n"
+		 "Change-Id: Iabc\n"
+		 "Signed-off-by: Lee <lee@example.org>\n",
+		 NULL,
+		 {{"drivers/pwm/core.c", pwm, 0}},
+		 1},
+	    [SR_DO_NOT_UPSTREAM] = {"DO-NOT-UPSTREAM: debug: add a knob\n",
+				    NULL,
+				    {{"README", "Linux kernel 4.9\nknob\nmore\n", 0}},
+				    1},
+	    [SR_ANDROID_ARM] = {"ANDROID: ARM: enable the thing\n",
+				NULL,
+				{{"arch/arm/mm.c", mm1, 0}},
+				1},
+	    [SR_FROMLIST_USB] = {"FROMLIST: USB: gadget: fix two lines\n",
+				 NULL,
+				 {{"drivers/usb/core.c", core2, 0}},
+				 1},
+	    [SR_REVERT] = {"Revert \"BACKPORT: FROMLIST: pwm: Add support for different PWM output "
+			   "types\"\n\n"
+			   "This reverts commit 1234.\n",
+			   NULL,
+			   {{"drivers/pwm/core.c", NULL, 0}},
+			   1},
+	    [SR_UNTAGGED] = {"kbuild: add a Makefile\n",
+			     NULL,
+			     {{"Makefile", "all:\n\ttrue", 0}},
+			     1},
+	    [SR_MERGE] = {"Merge branch 'side'\n",
+			  NULL,
+			  {{"side.c", "int side;\n", 0}, {"README", "Linux kernel 4.9\nknob\n", 0}},
+			  2},
+	    [SR_UTF8_AUTHOR] =
+		{"HACK: clang: work around a miscompile\n\n"
+		 "(cherry picked from commit abcdef0123456789abcdef0123456789abcdef01)\n\n"
+		 "Clang-Fixed: 15\n"
+		 "Signed-off-by: Jos\xc3\xa9 M\xc3\xbcller <jm@example.org>\n",
+		 "Jos\xc3\xa9 M\xc3\xbcller",
+		 {{"arch/arm/mm.c", mm2, 0}},
+		 1},
+	    [SR_LONG_SUBJECT] = {subject300, NULL, {{"docs/long.txt", longtxt, 0}}, 1},
+	    [SR_TAB_SUBJECT] = {"CUSTOM: a\ttab in the subject\n",
+				NULL,
+				{{"README", "Linux kernel 4.9\nknob\ntab\n", 0}},
+				1},
+	    [SR_BINARY] = {"OBSOLETE: add a firmware blob\n",
+			   NULL,
+			   {{"firmware/blob.bin", "FW\0\1\2\n\n", 8}},
+			   1},
+	    [SR_RENAME] = {"FROMGIT: docs: rename long.txt\n",
+			   NULL,
+			   {{"docs/long.txt", NULL, 0}, {"docs/longer.txt", longtxt, 0}},
+			   2},
+	    [SR_LOWERCASE] = {"Upstream: lower case is not a tag\n",
+			      NULL,
+			      {{"drivers/usb/core.c", core3, 0}},
+			      1},
+	    [SR_NO_SPACE] = {"HACK:no space is not a tag\n",
+			     NULL,
+			     {{"README", "Linux kernel 4.9\n", 0}},
+			     1},
+	    [SR_TWO_LINE_SUBJECT] = {"UPSTREAM: a subject on\ntwo lines\n\nBody.\n",
+				     NULL,
+				     {{"arch/arm/mm.c", mm0, 0}},
+				     1},
+	    [SR_EMPTY] = {"BACKPORT: change nothing\n", NULL, {{0}}, 0},
 	};
 
 	if (commit(repo, "refs/heads/main", NULL, NULL, &base0, tmp) < 0 ||
@@ -139,10 +179,12 @@ int stackrepo_build(struct stackrepo *r)
 	    commit(repo, "refs/heads/main", NULL, NULL, &base, r->base) < 0 ||
 	    gw_tag(repo, "v4.9", "main", &e) < 0)
 		goto out;
-	const struct step other = { "other: a branch off v4.8\n", NULL, { { "other.c", "int o;\n", 0 } }, 1 };
+	const struct step other = {
+	    "other: a branch off v4.8\n", NULL, {{"other.c", "int o;\n", 0}}, 1};
 	if (commit(repo, "refs/heads/other", "v4.8", NULL, &other, tmp) < 0)
 		goto out;
-	const struct step side = { "side: work on a branch\n", NULL, { { "side.c", "int side;\n", 0 } }, 1 };
+	const struct step side = {
+	    "side: work on a branch\n", NULL, {{"side.c", "int side;\n", 0}}, 1};
 	for (int i = 0; i < SR_COUNT; i++) {
 		if (i == SR_MERGE &&
 		    commit(repo, "refs/heads/side", r->base, NULL, &side, r->side) < 0)

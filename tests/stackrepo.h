@@ -7,23 +7,23 @@
 
 /* The patches of the trap repository, oldest first (v4.9..main). */
 enum {
-	SR_UPSTREAM,        /* UPSTREAM: usb: ...          trailers, cherry-picked */
+	SR_UPSTREAM,	      /* UPSTREAM: usb: ...          trailers, cherry-picked */
 	SR_BACKPORT_FROMLIST, /* BACKPORT: FROMLIST: pwm:  adds a file */
-	SR_DO_NOT_UPSTREAM, /* DO-NOT-UPSTREAM: ...         untagged */
-	SR_ANDROID_ARM,     /* ANDROID: ARM: ...            one tag */
-	SR_FROMLIST_USB,    /* FROMLIST: USB: ...           one tag */
-	SR_REVERT,          /* Revert "BACKPORT: FROMLIST: ..." deletes the file */
+	SR_DO_NOT_UPSTREAM,   /* DO-NOT-UPSTREAM: ...         untagged */
+	SR_ANDROID_ARM,	      /* ANDROID: ARM: ...            one tag */
+	SR_FROMLIST_USB,      /* FROMLIST: USB: ...           one tag */
+	SR_REVERT,	      /* Revert "BACKPORT: FROMLIST: ..." deletes the file */
 	SR_UNTAGGED,
-	SR_MERGE,           /* Merge branch 'side' (first parent: SR_UNTAGGED) */
-	SR_UTF8_AUTHOR,     /* HACK: ... by José Müller, Clang-Fixed: 15 */
-	SR_LONG_SUBJECT,    /* CHROMIUM: + 300 characters */
-	SR_TAB_SUBJECT,     /* CUSTOM: a\ttab */
-	SR_BINARY,          /* OBSOLETE: a binary file */
-	SR_RENAME,          /* FROMGIT: a rename */
-	SR_LOWERCASE,       /* Upstream: ... untagged */
-	SR_NO_SPACE,        /* HACK:x untagged */
+	SR_MERGE,	     /* Merge branch 'side' (first parent: SR_UNTAGGED) */
+	SR_UTF8_AUTHOR,	     /* HACK: ... by José Müller, Clang-Fixed: 15 */
+	SR_LONG_SUBJECT,     /* CHROMIUM: + 300 characters */
+	SR_TAB_SUBJECT,	     /* CUSTOM: a\ttab */
+	SR_BINARY,	     /* OBSOLETE: a binary file */
+	SR_RENAME,	     /* FROMGIT: a rename */
+	SR_LOWERCASE,	     /* Upstream: ... untagged */
+	SR_NO_SPACE,	     /* HACK:x untagged */
 	SR_TWO_LINE_SUBJECT, /* UPSTREAM: first\nsecond (one subject) */
-	SR_EMPTY,           /* BACKPORT: no change at all */
+	SR_EMPTY,	     /* BACKPORT: no change at all */
 	SR_COUNT
 };
 

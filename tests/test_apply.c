@@ -41,13 +41,15 @@ static char *snapshot(const char *repo)
 	struct stat st;
 	char *index = xasprintf("%s/.git/index", repo);
 	stat(index, &st);
-	char *state = sh(NULL,
-			 "cd '%s' && export GIT_OPTIONAL_LOCKS=0 && git symbolic-ref HEAD && git rev-parse HEAD && "
-			 "git for-each-ref --format='%%(refname) %%(objectname)' && "
-			 "git status --porcelain --untracked-files=all --ignored && "
-			 "find . -path ./.git -prune -o -type f -printf '%%p %%s %%T@\\n' | sort && "
-			 "sha1sum .git/index",
-			 repo);
+	char *state =
+	    sh(NULL,
+	       "cd '%s' && export GIT_OPTIONAL_LOCKS=0 && git symbolic-ref HEAD && git rev-parse "
+	       "HEAD && "
+	       "git for-each-ref --format='%%(refname) %%(objectname)' && "
+	       "git status --porcelain --untracked-files=all --ignored && "
+	       "find . -path ./.git -prune -o -type f -printf '%%p %%s %%T@\\n' | sort && "
+	       "sha1sum .git/index",
+	       repo);
 	char *s = xasprintf("%s\nindex %ld.%09ld %lld %lu\n", state, (long)st.st_mtim.tv_sec,
 			    st.st_mtim.tv_nsec, (long long)st.st_size, (unsigned long)st.st_ino);
 	free(state);
@@ -97,13 +99,16 @@ static void test_apply_branch(void)
 	char *exp = expected_tree(&r, series_repo_expect_14);
 	CU_ASSERT_STRING_EQUAL(got, exp);
 	free(got), free(exp);
-	got = sh(NULL, "git -C '%s' log --reverse --format='%%an <%%ae> %%at %%s' v1.0..k14", r.repo);
-	CU_ASSERT_STRING_EQUAL(got, "Pat Author <pat@example.org> 1500000000 UPSTREAM: kbuild: add a helper\n"
-				    "Pat Author <pat@example.org> 1500010800 OBSOLETE: crypto: hints in the message\n"
-				    "Pat Author <pat@example.org> 1500014400 OBSOLETE: no version anywhere\n"
-				    "Pat Author <pat@example.org> 1500018000 HACK: mm: needs a new clang\n"
-				    "Pat Author <pat@example.org> 1500025200 HACK: fs: plain hack\n"
-				    "Pat Author <pat@example.org> 1500032400 OBSOLETE: sound: the rule beats the trailer\n");
+	got =
+	    sh(NULL, "git -C '%s' log --reverse --format='%%an <%%ae> %%at %%s' v1.0..k14", r.repo);
+	CU_ASSERT_STRING_EQUAL(
+	    got, "Pat Author <pat@example.org> 1500000000 UPSTREAM: kbuild: add a helper\n"
+		 "Pat Author <pat@example.org> 1500010800 OBSOLETE: crypto: hints in the message\n"
+		 "Pat Author <pat@example.org> 1500014400 OBSOLETE: no version anywhere\n"
+		 "Pat Author <pat@example.org> 1500018000 HACK: mm: needs a new clang\n"
+		 "Pat Author <pat@example.org> 1500025200 HACK: fs: plain hack\n"
+		 "Pat Author <pat@example.org> 1500032400 OBSOLETE: sound: the rule beats the "
+		 "trailer\n");
 	free(got);
 	got = sh(NULL, "git -C '%s' log -1 --format=%%B k14~4", r.repo);
 	CU_ASSERT(str_has(got, "The issue was fixed in LLVM 5"));
@@ -163,19 +168,24 @@ static void test_conflict(void)
 	struct kerr e;
 	char id[41];
 	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &g, &e), 0);
-	struct gw_file b[] = { { "a.c", "1\n2\n3\n4\n5\n6\n7\n8\n", 0 } };
-	struct gw_commit c = { .ref = "refs/heads/main", .files = b, .nfiles = 1, .message = "base\n" };
+	struct gw_file b[] = {{"a.c", "1\n2\n3\n4\n5\n6\n7\n8\n", 0}};
+	struct gw_commit c = {
+	    .ref = "refs/heads/main", .files = b, .nfiles = 1, .message = "base\n"};
 	gw_commit(g, &c, id, &e);
 	gw_tag(g, "v1.0", "main", &e);
-	struct gw_file f1[] = { { "a.c", "1\n2\n3\nfour\n5\n6\n7\n8\n", 0 } };
-	struct gw_file f2[] = { { "a.c", "1\n2\n3\nFOUR\n5\n6\n7\n8\n", 0 } };
-	struct gw_file f3[] = { { "b.c", "b\n", 0 } };
-	struct gw_commit p1 = { .ref = "refs/heads/main", .files = f1, .nfiles = 1,
-				.message = "HACK: x86: write line four\n\nClang-Fixed: 9\n" };
-	struct gw_commit p2 = { .ref = "refs/heads/main", .files = f3, .nfiles = 1,
-				.message = "UPSTREAM: unrelated\n" };
-	struct gw_commit p3 = { .ref = "refs/heads/main", .files = f2, .nfiles = 1,
-				.message = "FROMLIST: build on line four\n" };
+	struct gw_file f1[] = {{"a.c", "1\n2\n3\nfour\n5\n6\n7\n8\n", 0}};
+	struct gw_file f2[] = {{"a.c", "1\n2\n3\nFOUR\n5\n6\n7\n8\n", 0}};
+	struct gw_file f3[] = {{"b.c", "b\n", 0}};
+	struct gw_commit p1 = {.ref = "refs/heads/main",
+			       .files = f1,
+			       .nfiles = 1,
+			       .message = "HACK: x86: write line four\n\nClang-Fixed: 9\n"};
+	struct gw_commit p2 = {
+	    .ref = "refs/heads/main", .files = f3, .nfiles = 1, .message = "UPSTREAM: unrelated\n"};
+	struct gw_commit p3 = {.ref = "refs/heads/main",
+			       .files = f2,
+			       .nfiles = 1,
+			       .message = "FROMLIST: build on line four\n"};
 	CU_ASSERT_EQUAL(gw_commit(g, &p1, id, &e), 0);
 	CU_ASSERT_EQUAL(gw_commit(g, &p2, id, &e), 0);
 	CU_ASSERT_EQUAL(gw_commit(g, &p3, id, &e), 0);
@@ -183,11 +193,13 @@ static void test_conflict(void)
 
 	char *objects = sh(NULL, "git -C '%s' count-objects -v", dir);
 	char *out, *err;
-	char *args = xasprintf("--repo '%s' --base v1.0 --head main --clang 14.0.6 --apply x --format tsv", dir);
+	char *args = xasprintf(
+	    "--repo '%s' --base v1.0 --head main --clang 14.0.6 --apply x --format tsv", dir);
 	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 1);
 	CU_ASSERT(str_has(err, "patch 3 (FROMLIST: build on line four) does not apply"));
 	CU_ASSERT(str_has(err, "conflict in a.c"));
-	CU_ASSERT(str_has(err, "dropped patch 1 (HACK: x86: write line four) touched the same lines"));
+	CU_ASSERT(
+	    str_has(err, "dropped patch 1 (HACK: x86: write line four) touched the same lines"));
 	/* warned beforehand, too */
 	CU_ASSERT(str_has(err, "warning: patch 1 (HACK: x86: write line four): kept patch 3"));
 	free(out), free(err);
@@ -201,7 +213,9 @@ static void test_conflict(void)
 	/* export stops the same way, and writes nothing */
 	char *edir = xasprintf("%s/export", dir);
 	free(args);
-	args = xasprintf("--repo '%s' --base v1.0 --head main --clang 14.0.6 --export '%s' --as mbox", dir, edir);
+	args =
+	    xasprintf("--repo '%s' --base v1.0 --head main --clang 14.0.6 --export '%s' --as mbox",
+		      dir, edir);
 	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 1);
 	CU_ASSERT(str_has(err, "nothing exported"));
 	CU_ASSERT(!file_exists(edir));
@@ -228,7 +242,8 @@ static void test_export(void)
 	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
 	CU_ASSERT(str_has(err, "wrote 6 files"));
 	free(out), free(err), free(args);
-	args = xasprintf("--patchset '%s' --clang 14.0.6 --export '%s' --as quilt", r.patchset, quilt);
+	args =
+	    xasprintf("--patchset '%s' --clang 14.0.6 --export '%s' --as quilt", r.patchset, quilt);
 	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
 	free(out), free(err), free(args);
 
@@ -248,19 +263,22 @@ static void test_export(void)
 	CU_ASSERT(str_has(text, "From: Pat Author <pat@example.org>\n"));
 	CU_ASSERT(str_has(text, "Date: Fri, 14 Jul 2017 07:40:00 +0200\n"));
 	CU_ASSERT(str_has(text, "Subject: [PATCH 2/6] OBSOLETE: crypto: hints in the message\n"));
-	CU_ASSERT(str_has(text, "\nThe issue was fixed in LLVM 5, and clang >= 6.0 builds it fine; clang-14 too.\n"
-			    "\nChange-Id: I0000000000000000000000000000000000000004\n---\n"
-			    " p4.c | 1 +\n 1 file changed, 1 insertion(+)\n"));
+	CU_ASSERT(str_has(
+	    text,
+	    "\nThe issue was fixed in LLVM 5, and clang >= 6.0 builds it fine; clang-14 too.\n"
+	    "\nChange-Id: I0000000000000000000000000000000000000004\n---\n"
+	    " p4.c | 1 +\n 1 file changed, 1 insertion(+)\n"));
 	CU_ASSERT(str_has(text, "diff --git a/p4.c b/p4.c\n"));
 	CU_ASSERT(str_endswith(text, "\n-- \nklang " KLANG_VERSION "\n\n"));
 	free(text), free(p);
 
 	/* git am on a checkout of base gives the tree of the applied branch */
 	int rc;
-	char *am = sh(&rc, "cd '%s' && git clone -q repo am && cd am && git checkout -q -b t v1.0 && "
-			   "git -c user.name=t -c user.email=t@t am -q '%s'/0*.patch && "
-			   "git rev-parse HEAD^{tree} && git -C ../repo rev-parse k14^{tree} && "
-			   "git log --format='%%an %%at' -1",
+	char *am = sh(&rc,
+		      "cd '%s' && git clone -q repo am && cd am && git checkout -q -b t v1.0 && "
+		      "git -c user.name=t -c user.email=t@t am -q '%s'/0*.patch && "
+		      "git rev-parse HEAD^{tree} && git -C ../repo rev-parse k14^{tree} && "
+		      "git log --format='%%an %%at' -1",
 		      r.dir, mbox);
 	CU_ASSERT_EQUAL(rc, 0);
 	char *nl = strchr(am, '\n');
@@ -270,10 +288,11 @@ static void test_export(void)
 	free(am);
 
 	/* quilt push -a on an unpacked base gives the same files */
-	char *q = sh(&rc, "cd '%s' && mkdir qbase want && git -C repo archive v1.0 | tar -x -C qbase && "
-			  "git -C repo archive k14 | tar -x -C want && cd qbase && "
-			  "QUILT_PATCHES='%s' quilt --quiltrc=- push -a -q >/dev/null && "
-			  "diff -r --exclude=.pc . ../want && echo same",
+	char *q = sh(&rc,
+		     "cd '%s' && mkdir qbase want && git -C repo archive v1.0 | tar -x -C qbase && "
+		     "git -C repo archive k14 | tar -x -C want && cd qbase && "
+		     "QUILT_PATCHES='%s' quilt --quiltrc=- push -a -q >/dev/null && "
+		     "diff -r --exclude=.pc . ../want && echo same",
 		     r.dir, quilt);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_STRING_EQUAL(q, "same\n");
@@ -281,9 +300,11 @@ static void test_export(void)
 
 	/* never overwrite: a second export into the same place is refused whole */
 	char *mtime = sh(NULL, "stat -c %%Y.%%s '%s'/*", mbox);
-	args = xasprintf("--patchset '%s' --clang 14.0.6 --export '%s' --as mbox", r.patchset, mbox);
+	args =
+	    xasprintf("--patchset '%s' --clang 14.0.6 --export '%s' --as mbox", r.patchset, mbox);
 	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
-	CU_ASSERT(str_has(err, "0001-UPSTREAM-kbuild-add-a-helper.patch exists; klang will not overwrite it"));
+	CU_ASSERT(str_has(
+	    err, "0001-UPSTREAM-kbuild-add-a-helper.patch exists; klang will not overwrite it"));
 	free(out), free(err), free(args);
 	char *mtime2 = sh(NULL, "stat -c %%Y.%%s '%s'/*", mbox);
 	CU_ASSERT_STRING_EQUAL(mtime, mtime2);

@@ -11,8 +11,8 @@
 #include "core/clangver.h"
 #include "tests/helpers.h"
 
-static void check_output(const char *text, const char *ver, const char *vendor,
-			 const char *detail, bool apple)
+static void check_output(const char *text, const char *ver, const char *vendor, const char *detail,
+			 bool apple)
 {
 	struct clang_version v;
 	struct kerr e;
@@ -40,12 +40,14 @@ static void test_vendor_formats(void)
 		     "(https://android.googlesource.com/toolchain/clang "
 		     "183abd29fc496f55536e7d904e0abae47888fc7f)\n",
 		     "6.0.2", "Android", "4691093 based on r316199", false);
-	check_output("Chromium OS 17.0_pre496208_p20230501-r1 clang version 17.0.0 "
-		     "(/var/tmp/portage/sys-devel/llvm-17.0_pre496208_p20230501-r1/work/"
-		     "llvm-17.0_pre496208_p20230501/clang 98f5a340975bc00197c57e39eb4ca26e2da0e8a2)\n",
-		     "17.0.0", "Chromium OS", "17.0_pre496208_p20230501-r1", false);
-	check_output("Apple clang version 15.0.0 (clang-1500.1.0.2.5)\nTarget: arm64-apple-darwin23\n",
-		     "15.0.0", "Apple", "clang-1500.1.0.2.5", true);
+	check_output(
+	    "Chromium OS 17.0_pre496208_p20230501-r1 clang version 17.0.0 "
+	    "(/var/tmp/portage/sys-devel/llvm-17.0_pre496208_p20230501-r1/work/"
+	    "llvm-17.0_pre496208_p20230501/clang 98f5a340975bc00197c57e39eb4ca26e2da0e8a2)\n",
+	    "17.0.0", "Chromium OS", "17.0_pre496208_p20230501-r1", false);
+	check_output(
+	    "Apple clang version 15.0.0 (clang-1500.1.0.2.5)\nTarget: arm64-apple-darwin23\n",
+	    "15.0.0", "Apple", "clang-1500.1.0.2.5", true);
 	check_output("Apple LLVM version 10.0.0 (clang-1000.11.45.5)\n", "10.0.0", "Apple",
 		     "clang-1000.11.45.5", true);
 	check_output("clang version 18.1.8 (Fedora 18.1.8-1.fc40)\n", "18.1.8", "Fedora",
@@ -128,8 +130,9 @@ static void test_fake_compilers_on_path(void)
 	struct kerr e;
 	mkdir_p(dir2, &e);
 	fake_cc(dir, "clang", "Apple clang version 15.0.0 (clang-1500.1.0.2.5)");
-	fake_cc(dir, "clang-6", "Android (4691093 based on r316199) clang version 6.0.2 "
-				"(https://android.googlesource.com/toolchain/clang 183abd29)");
+	fake_cc(dir, "clang-6",
+		"Android (4691093 based on r316199) clang version 6.0.2 "
+		"(https://android.googlesource.com/toolchain/clang 183abd29)");
 	fake_cc(dir, "clang-17", "Chromium OS 17.0_pre496208_p20230501-r1 clang version 17.0.0");
 	fake_cc(dir, "clang-format", "clang-format version 14.0.6");
 	fake_cc(dir2, "clang-6", "clang version 6.0.0 (shadowed)");
@@ -156,8 +159,8 @@ static void test_fake_compilers_on_path(void)
 
 	/* The CLI: $CC honoured, --cc wins, Apple is said to be Apple's. */
 	char *out, *err;
-	char *cmd = xasprintf("PATH='%s:%s' CC=clang-6 '%s' clang-version", path, old,
-			      test_klang_bin());
+	char *cmd =
+	    xasprintf("PATH='%s:%s' CC=clang-6 '%s' clang-version", path, old, test_klang_bin());
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
 	CU_ASSERT_STRING_EQUAL(out, "6.0.2\n");
 	free(out), free(err), free(cmd);
@@ -193,13 +196,16 @@ static void test_fake_compilers_on_path(void)
 	static const struct {
 		const char *text, *want;
 	} vendors[] = {
-		{ "Debian clang version 14.0.6", "14.0.6\n" },
-		{ "clang version 19.1.7 (https://github.com/llvm/llvm-project cd708029e0b2)", "19.1.7\n" },
-		{ "Ubuntu clang version 14.0.0-1ubuntu1", "14.0.0\n" },
-		{ "clang version 5.0.0-3~16.04.1 (tags/RELEASE_500/final)", "5.0.0\n" },
-		{ "Android (4691093 based on r316199) clang version 6.0.2 (https://android.googlesource.com/toolchain/clang 183abd29)", "6.0.2\n" },
-		{ "Chromium OS 17.0_pre496208_p20230501-r1 clang version 17.0.0", "17.0.0\n" },
-		{ "Apple clang version 15.0.0 (clang-1500.1.0.2.5)", "Apple 15.0.0\n" },
+	    {"Debian clang version 14.0.6", "14.0.6\n"},
+	    {"clang version 19.1.7 (https://github.com/llvm/llvm-project cd708029e0b2)",
+	     "19.1.7\n"},
+	    {"Ubuntu clang version 14.0.0-1ubuntu1", "14.0.0\n"},
+	    {"clang version 5.0.0-3~16.04.1 (tags/RELEASE_500/final)", "5.0.0\n"},
+	    {"Android (4691093 based on r316199) clang version 6.0.2 "
+	     "(https://android.googlesource.com/toolchain/clang 183abd29)",
+	     "6.0.2\n"},
+	    {"Chromium OS 17.0_pre496208_p20230501-r1 clang version 17.0.0", "17.0.0\n"},
+	    {"Apple clang version 15.0.0 (clang-1500.1.0.2.5)", "Apple 15.0.0\n"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(vendors); i++) {
 		char *name = xasprintf("cc%zu", i);

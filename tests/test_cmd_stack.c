@@ -85,7 +85,8 @@ static void test_tsv_rows(void)
 			"output types\"\tklang\t1\t0\t12\n");
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, row));
 	free(row);
-	CU_ASSERT_TRUE(str_startswith(out, "index\tcommit\ttags\tsubject\tauthor\tfiles\tinsertions\tdeletions\n"));
+	CU_ASSERT_TRUE(str_startswith(
+	    out, "index\tcommit\ttags\tsubject\tauthor\tfiles\tinsertions\tdeletions\n"));
 	free(out);
 }
 
@@ -108,21 +109,29 @@ static void test_json(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_EQUAL_FATAL(json_array_size(a), SR_COUNT);
 	json_t *p = json_array_get(a, SR_UTF8_AUTHOR);
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "commit")), repo.ids[SR_UTF8_AUTHOR]);
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "author")), "Jos\xc3\xa9 M\xc3\xbcller");
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "date")), "2023-11-14T22:13:20+00:00");
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(p, "tags"), 0)), "HACK");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "commit")),
+			       repo.ids[SR_UTF8_AUTHOR]);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "author")),
+			       "Jos\xc3\xa9 M\xc3\xbcller");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "date")),
+			       "2023-11-14T22:13:20+00:00");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(p, "tags"), 0)),
+			       "HACK");
 	json_t *tr = json_object_get(p, "trailers");
 	CU_ASSERT_EQUAL(json_array_size(tr), 3);
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tr, 1), "key")), "Clang-Fixed");
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tr, 1), "value")), "15");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tr, 1), "key")),
+			       "Clang-Fixed");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tr, 1), "value")),
+			       "15");
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(p, "deletions")), 3);
 	CU_ASSERT_TRUE(json_is_true(json_object_get(json_array_get(a, SR_MERGE), "merge")));
 	CU_ASSERT_TRUE(json_is_true(json_object_get(json_array_get(a, SR_REVERT), "revert")));
 	CU_ASSERT_TRUE(json_is_false(json_object_get(json_array_get(a, SR_REVERT), "merge")));
 	p = json_array_get(a, SR_TAB_SUBJECT);
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "title")), "a\ttab in the subject");
-	CU_ASSERT_EQUAL(json_array_size(json_object_get(json_array_get(a, SR_UNTAGGED), "tags")), 0);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "title")),
+			       "a\ttab in the subject");
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(json_array_get(a, SR_UNTAGGED), "tags")),
+			0);
 	json_decref(a);
 	free(out);
 }
@@ -134,11 +143,11 @@ static void test_json_bad_utf8(void)
 	struct git_repository *r;
 	struct kerr e;
 	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &r, &e), 0);
-	struct gw_commit c = { .ref = "refs/heads/main", .message = "v1\n" };
+	struct gw_commit c = {.ref = "refs/heads/main", .message = "v1\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c, NULL, &e), 0);
 	CU_ASSERT_EQUAL(gw_tag(r, "v1", "main", &e), 0);
-	struct gw_commit c2 = { .ref = "refs/heads/main", .message = "HACK: caf\xe9\n",
-				.author = "Jos\xe9" };
+	struct gw_commit c2 = {
+	    .ref = "refs/heads/main", .message = "HACK: caf\xe9\n", .author = "Jos\xe9"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c2, NULL, &e), 0);
 	git_repository_free(r);
 	CU_ASSERT_EQUAL(klang_stack(dir, "--head main --format json", &out, NULL), 0);
@@ -180,13 +189,15 @@ static void test_tag_filter(void)
 	char *out, *err;
 	CU_ASSERT_FATAL(built);
 	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--tag hack --format tsv", &out, NULL), 0);
-	char *want = xasprintf("index\tcommit\ttags\tsubject\tauthor\tfiles\tinsertions\tdeletions\n"
-			       "9\t%s\tHACK\tclang: work around a miscompile\tJos\xc3\xa9 M\xc3\xbcller\t1\t1\t3\n",
-			       repo.ids[SR_UTF8_AUTHOR]);
+	char *want = xasprintf(
+	    "index\tcommit\ttags\tsubject\tauthor\tfiles\tinsertions\tdeletions\n"
+	    "9\t%s\tHACK\tclang: work around a miscompile\tJos\xc3\xa9 M\xc3\xbcller\t1\t1\t3\n",
+	    repo.ids[SR_UTF8_AUTHOR]);
 	CU_ASSERT_STRING_EQUAL(out, want);
 	free(want);
 	free(out);
-	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--tag BACKPORT,FROMLIST --format tsv", &out, NULL), 0);
+	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--tag BACKPORT,FROMLIST --format tsv", &out, NULL),
+			0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n2\t"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n5\t"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n17\t"));
@@ -196,7 +207,8 @@ static void test_tag_filter(void)
 	size_t rows = 0;
 	for (const char *s = out; (s = strstr(s, "\t-\t")); s++)
 		rows++;
-	CU_ASSERT_EQUAL(rows, 6); /* do-not-upstream, revert, untagged, merge, lowercase, no space */
+	CU_ASSERT_EQUAL(rows,
+			6); /* do-not-upstream, revert, untagged, merge, lowercase, no space */
 	free(out);
 	CU_ASSERT_EQUAL(klang_stack(repo.dir, "--tag HACK,bogus", &out, &err), 2);
 	CU_ASSERT_STRING_EQUAL(out, "");
@@ -240,14 +252,16 @@ static void test_files(void)
 	char *cmd = xasprintf("'%s' stack --mbox '%s' --format tsv", test_klang_bin(), mbox);
 	char *out = NULL, *err = NULL;
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tHACK\tblock: Disable BLK_DEV_NBD with clang <= 13\t"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(out, "\tHACK\tblock: Disable BLK_DEV_NBD with clang <= 13\t"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tFROMGIT\tIB/qib: Fix clang confusion"));
 	free(cmd);
 	free(out);
 	free(err);
 	cmd = xasprintf("'%s' stack --quilt '%s' --format tsv", test_klang_bin(), quilt);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tBACKPORT,FROMLIST\tpwm: Add support for different PWM output types\t"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(out, "\tBACKPORT,FROMLIST\tpwm: Add support for different PWM output types\t"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "series:11: no-such.patch"));
 	free(cmd);
 	free(out);

@@ -76,36 +76,39 @@ static void test_patch_parse(void)
 	struct kerr e;
 	struct demo_patch p;
 	const char *text =
-		"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
-		"From: Benedikt Okafor <bokafor@example.com>\n"
-		"Date: Wed, 9 Nov 2022 16:40:31 +0000\n"
-		"Subject: OBSOLETE: kbuild: only pass -fno-delete-null-pointer-checks if\n"
-		" supported\n"
-		"\n"
-		"Body line.\n"
-		"\n"
-		"Clang-Fixed: 7\n"
-		"---\n"
-		" Makefile | 2 +-\n"
-		"\n"
-		"diff --git a/Makefile b/Makefile\n"
-		"--- a/Makefile\n+++ b/Makefile\n@@ -1 +1 @@\n-a\n+b\n";
+	    "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+	    "From: Benedikt Okafor <bokafor@example.com>\n"
+	    "Date: Wed, 9 Nov 2022 16:40:31 +0000\n"
+	    "Subject: OBSOLETE: kbuild: only pass -fno-delete-null-pointer-checks if\n"
+	    " supported\n"
+	    "\n"
+	    "Body line.\n"
+	    "\n"
+	    "Clang-Fixed: 7\n"
+	    "---\n"
+	    " Makefile | 2 +-\n"
+	    "\n"
+	    "diff --git a/Makefile b/Makefile\n"
+	    "--- a/Makefile\n+++ b/Makefile\n@@ -1 +1 @@\n-a\n+b\n";
 	CU_ASSERT_EQUAL_FATAL(demo_patch_parse(text, "x.patch", &p, &e), 0);
 	CU_ASSERT_STRING_EQUAL(p.author, "Benedikt Okafor");
 	CU_ASSERT_STRING_EQUAL(p.email, "bokafor@example.com");
 	CU_ASSERT_EQUAL(p.time, 1668012031);
-	CU_ASSERT_STRING_EQUAL(p.message, "OBSOLETE: kbuild: only pass -fno-delete-null-pointer-checks "
-					  "if supported\n\nBody line.\n\nClang-Fixed: 7\n");
+	CU_ASSERT_STRING_EQUAL(p.message,
+			       "OBSOLETE: kbuild: only pass -fno-delete-null-pointer-checks "
+			       "if supported\n\nBody line.\n\nClang-Fixed: 7\n");
 	CU_ASSERT(str_startswith(p.diff, "diff --git a/Makefile"));
 	demo_patch_free(&p);
 
 	CU_ASSERT_EQUAL(demo_patch_parse("hello\n", "a.patch", &p, &e), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "a.patch:1"));
-	CU_ASSERT_EQUAL(demo_patch_parse("From x\nFrom: A <a@b>\nDate: nope\n\nx\n", "b.patch", &p,
-					 &e), -1);
+	CU_ASSERT_EQUAL(
+	    demo_patch_parse("From x\nFrom: A <a@b>\nDate: nope\n\nx\n", "b.patch", &p, &e), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "b.patch:3: bad Date"));
 	CU_ASSERT_EQUAL(demo_patch_parse("From x\nFrom: A <a@b>\nDate: Wed, 9 Nov 2022 16:40:31 "
-					 "+0000\nSubject: s\n\nno diff\n", "c.patch", &p, &e), -1);
+					 "+0000\nSubject: s\n\nno diff\n",
+					 "c.patch", &p, &e),
+			-1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "c.patch: no '---' line"));
 	CU_ASSERT_EQUAL(demo_patch_parse("From x\nSubject: s\n", "d.patch", &p, &e), -1);
 }
@@ -132,9 +135,9 @@ static void test_default_dir(void)
 /* The subject's tags as written ("BACKPORT: FROMLIST: "), "" if none. */
 static size_t tag_prefix(const char *s)
 {
-	static const char *const tags[] = { "UPSTREAM: ", "BACKPORT: ", "FROMGIT: ", "FROMLIST: ",
-					    "HACK: ",     "CUSTOM: ",   "OBSOLETE: ", "CHROMIUM: ",
-					    "ANDROID: " };
+	static const char *const tags[] = {
+	    "UPSTREAM: ", "BACKPORT: ", "FROMGIT: ",  "FROMLIST: ", "HACK: ",
+	    "CUSTOM: ",	  "OBSOLETE: ", "CHROMIUM: ", "ANDROID: "};
 	size_t len = 0;
 	for (bool more = true; more;) {
 		more = false;
@@ -179,9 +182,9 @@ static void test_create(void)
 	git_revwalk_hide_ref(w, "refs/tags/" DEMO_BASE_TAG);
 	size_t n = 0, untagged = 0, combined = 0, bounded = 0;
 	unsigned seen = 0;
-	static const char *const words[] = { "UPSTREAM", "BACKPORT", "FROMGIT", "FROMLIST", "HACK",
-					     "CUSTOM", "OBSOLETE", "CHROMIUM", "ANDROID" };
-	char *yaml = read_file(info.patchset, NULL, &(struct kerr){ 0 });
+	static const char *const words[] = {"UPSTREAM", "BACKPORT", "FROMGIT",	"FROMLIST", "HACK",
+					    "CUSTOM",	"OBSOLETE", "CHROMIUM", "ANDROID"};
+	char *yaml = read_file(info.patchset, NULL, &(struct kerr){0});
 	CU_ASSERT_PTR_NOT_NULL_FATAL(yaml);
 	while (git_revwalk_next(&oid, w) == 0) {
 		git_commit *c;
@@ -203,10 +206,12 @@ static void test_create(void)
 			if (cid)
 				sscanf(cid + 12, "%41s", cidv);
 			char *by_commit = xasprintf("commit: %.12s", id);
-			bool ruled = strstr(yaml, by_commit) || (*cidv && strstr(yaml, cidv)) ||
-				     (strstr(yaml, "subject: '^HACK: kbuild: disable -Wenum-enum") &&
-				      str_startswith(subj, "HACK: kbuild: disable -Wenum-enum"));
-			bounded += ruled || strstr(msg, "\nClang-Fixed: ") || strstr(msg, "\nClang-Min: ");
+			bool ruled =
+			    strstr(yaml, by_commit) || (*cidv && strstr(yaml, cidv)) ||
+			    (strstr(yaml, "subject: '^HACK: kbuild: disable -Wenum-enum") &&
+			     str_startswith(subj, "HACK: kbuild: disable -Wenum-enum"));
+			bounded +=
+			    ruled || strstr(msg, "\nClang-Fixed: ") || strstr(msg, "\nClang-Min: ");
 			free(by_commit);
 		}
 		CU_ASSERT_PTR_NOT_NULL(strstr(msg, "\nSigned-off-by: "));
@@ -265,24 +270,28 @@ static void test_rerun(void)
 	demo_info_free(&info);
 
 	/* An in-tree build and klang's state are not changes. */
-	CU_ASSERT_EQUAL(sh("mkdir -p '%s/.klang' && touch '%1$s/.klang/x' '%1$s/kernel/fork.o'", dir), 0);
+	CU_ASSERT_EQUAL(
+	    sh("mkdir -p '%s/.klang' && touch '%1$s/.klang/x' '%1$s/kernel/fork.o'", dir), 0);
 	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, src, &info, &e), 0);
 	CU_ASSERT_EQUAL(info.state, DEMO_REUSED);
 	CU_ASSERT_PTR_NULL(info.notes);
 	demo_info_free(&info);
 
 	/* Edited and deleted files are kept and listed. */
-	CU_ASSERT_EQUAL(sh("echo '/* mine */' >> '%s/kernel/fork.c' && rm '%1$s/lib/crc32.c'", dir), 0);
+	CU_ASSERT_EQUAL(sh("echo '/* mine */' >> '%s/kernel/fork.c' && rm '%1$s/lib/crc32.c'", dir),
+			0);
 	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, src, &info, &e), 0);
 	CU_ASSERT_EQUAL(info.state, DEMO_REUSED);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(info.notes);
 	CU_ASSERT_PTR_NOT_NULL(strstr(info.notes, "modified  kernel/fork.c"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(info.notes, "deleted   lib/crc32.c"));
 	demo_info_free(&info);
-	CU_ASSERT_EQUAL(sh("grep -q mine '%s/kernel/fork.c' && test ! -e '%1$s/lib/crc32.c'", dir), 0);
+	CU_ASSERT_EQUAL(sh("grep -q mine '%s/kernel/fork.c' && test ! -e '%1$s/lib/crc32.c'", dir),
+			0);
 
 	/* A commit of the user's on the branch is kept too. */
-	CU_ASSERT_EQUAL(sh("cd '%s' && git -c user.name=u -c user.email=u@x commit -qam mine", dir), 0);
+	CU_ASSERT_EQUAL(sh("cd '%s' && git -c user.name=u -c user.email=u@x commit -qam mine", dir),
+			0);
 	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, src, &info, &e), 0);
 	CU_ASSERT_EQUAL(info.state, DEMO_KEPT);
 	CU_ASSERT_PTR_NOT_NULL(info.notes ? strstr(info.notes, "commits that are not the demo's")
@@ -291,7 +300,8 @@ static void test_rerun(void)
 	CU_ASSERT_EQUAL(sh("cd '%s' && git log -1 --format=%%s | grep -qx mine", dir), 0);
 
 	/* Not a workspace: refused, nothing written. */
-	CU_ASSERT_EQUAL(sh("mkdir -p '%s/../other' && echo hi > '%1$s/../other/notes.txt'", dir), 0);
+	CU_ASSERT_EQUAL(sh("mkdir -p '%s/../other' && echo hi > '%1$s/../other/notes.txt'", dir),
+			0);
 	char *other = xasprintf("%s/other", tmp);
 	CU_ASSERT_EQUAL(demo_prepare(other, src, &info, &e), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "is not a klang demo workspace"));
@@ -317,10 +327,11 @@ static void test_refresh(void)
 	char *tmp = test_tmpdir();
 	char *old_src = xasprintf("%s/src/demo", tmp);
 	char *dir = xasprintf("%s/ws", tmp);
-	char *cmd = xasprintf("mkdir -p '%s/stack' && ln -s '%s/tree' '%s/tree' && "
-			      "cp '%s/../demo.yaml' '%s/..' && "
-			      "ls '%s'/stack/*.patch | head -n -1 | xargs -I{} ln -s {} '%s/stack/'",
-			      old_src, src, old_src, src, old_src, src, old_src);
+	char *cmd =
+	    xasprintf("mkdir -p '%s/stack' && ln -s '%s/tree' '%s/tree' && "
+		      "cp '%s/../demo.yaml' '%s/..' && "
+		      "ls '%s'/stack/*.patch | head -n -1 | xargs -I{} ln -s {} '%s/stack/'",
+		      old_src, src, old_src, src, old_src, src, old_src);
 	CU_ASSERT_EQUAL_FATAL(test_run(cmd, NULL, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, old_src, &info, &e), 0);
 	CU_ASSERT_EQUAL(info.npatches, 22);
@@ -390,7 +401,7 @@ static void test_cli(void)
 static char *build_log(const char *logs, const char *name)
 {
 	char *path = xasprintf("%s/%s.log", logs, name);
-	char *s = read_file(path, NULL, &(struct kerr){ 0 });
+	char *s = read_file(path, NULL, &(struct kerr){0});
 	free(path);
 	return s ? s : xstrdup("");
 }
@@ -405,10 +416,10 @@ static void test_build(void)
 	/* name, ARCH, toolchain: each configured and built in its own O= directory;
 	 * the x86 ones then rebuild a few files with W=1 (Kbuild's single targets). */
 	static const char *const builds[][3] = {
-		{ "x86-gcc", "x86_64", "" },
-		{ "x86-clang", "x86_64", "LLVM=1" },
-		{ "arm64-gcc", "arm64", "" },
-		{ "arm64-clang", "arm64", "LLVM=1" },
+	    {"x86-gcc", "x86_64", ""},
+	    {"x86-clang", "x86_64", "LLVM=1"},
+	    {"arm64-gcc", "arm64", ""},
+	    {"arm64-clang", "arm64", "LLVM=1"},
 	};
 	struct strbuf sb = STRBUF_INIT;
 	/* Not the make running the tests: its flags and jobserver are not ours. */
@@ -417,11 +428,13 @@ static void test_build(void)
 		const char *name = builds[i][0];
 		char *mk = xasprintf("make -C '%s' O='%s/out/%s' ARCH=%s %s", dir, tmp, name,
 				     builds[i][1], builds[i][2]);
-		sb_addf(&sb, "(%s -s defconfig >/dev/null && %s -j2 > '%s/%s.log' 2>&1", mk, mk, tmp,
-			name);
+		sb_addf(&sb, "(%s -s defconfig >/dev/null && %s -j2 > '%s/%s.log' 2>&1", mk, mk,
+			tmp, name);
 		if (str_startswith(name, "x86"))
-			sb_addf(&sb, " && %s W=1 drivers/net/dummy.o drivers/char/mem.o fs/read_write.o "
-				     "mm/util.o > '%s/%s-w1.log' 2>&1", mk, tmp, name);
+			sb_addf(&sb,
+				" && %s W=1 drivers/net/dummy.o drivers/char/mem.o fs/read_write.o "
+				"mm/util.o > '%s/%s-w1.log' 2>&1",
+				mk, tmp, name);
 		sb_adds(&sb, ") & ");
 		free(mk);
 	}
@@ -453,8 +466,9 @@ static void test_build(void)
 		"'enum dummy_carrier' to different enumeration type 'enum netdev_state' "
 		"[-Wenum-conversion]");
 	HASNT(xg, "[-Wenum-conversion]");
-	HAS(xg1, "drivers/net/dummy.c:22:20: warning: implicit conversion from 'enum dummy_carrier' "
-		 "to 'enum netdev_state' [-Wenum-conversion]");
+	HAS(xg1,
+	    "drivers/net/dummy.c:22:20: warning: implicit conversion from 'enum dummy_carrier' "
+	    "to 'enum netdev_state' [-Wenum-conversion]");
 	HAS(ac, "[-Wparentheses-equality]"); /* and only on arm64 */
 	HASNT(xc, "[-Wparentheses-equality]");
 	HASNT(ag, "[-Wparentheses-equality]");
@@ -480,7 +494,8 @@ static void test_build(void)
 	HAS(xg, "include/linux/bits.h:8:36: warning: left shift count >= width of type "
 		"[-Wshift-count-overflow]");
 	HAS(xg, "kernel/fork.c:59:21: note: in expansion of macro 'PF_VENDOR_HOOKED'");
-	HAS(xc, "kernel/fork.c:59:14: warning: shift count >= width of type [-Wshift-count-overflow]");
+	HAS(xc,
+	    "kernel/fork.c:59:14: warning: shift count >= width of type [-Wshift-count-overflow]");
 	HAS(xc, "include/linux/bits.h:8:22: note: expanded from macro 'BIT'");
 	/* The same format bug: GCC at the KERN_ prefix in printk.h, Clang (W=1)
 	 * at the argument. */
@@ -494,7 +509,8 @@ static void test_build(void)
 		"[-Wunused-function]");
 	HAS(xc, "include/linux/fs.h:47:12: warning: unused function 'inode_is_dir' "
 		"[-Wunused-function]");
-	HAS(xg1, "drivers/char/mem.c:35:27: warning: initialized field overwritten [-Woverride-init]");
+	HAS(xg1,
+	    "drivers/char/mem.c:35:27: warning: initialized field overwritten [-Woverride-init]");
 	HAS(xc1, "drivers/char/mem.c:35:13: warning: initializer overrides prior initialization of "
 		 "this subobject [-Winitializer-overrides]");
 

@@ -432,8 +432,7 @@ static void test_baseline(void)
 	d = row(&dd, "kernel/time/hrtimer.c", 130, "-Woverride-init");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(d->base, DIAG_BASE_OUTSTANDING);
-	CU_ASSERT_TRUE(d->peer && d->peer->loc.line == 125 &&
-		       diag_fp(d) != diag_fp(d->peer));
+	CU_ASSERT_TRUE(d->peer && d->peer->loc.line == 125 && diag_fp(d) != diag_fp(d->peer));
 	diag_diff_free(&dd);
 	diag_set_free(a);
 	diag_set_free(b);

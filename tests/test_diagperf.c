@@ -23,9 +23,9 @@ static unsigned rnd(unsigned n)
  * length up to max: chunk boundaries fall everywhere. */
 static char *random_text(size_t max)
 {
-	static const char *const parts[] = {"0x1f", " ", "  ", "\t", "a1", "12", "3.5", "foo",
-					    "_9", "x", "'f'", "\t ", "bar_2", "7", "dead",
-					    "ff", ".", "-W1"};
+	static const char *const parts[] = {"0x1f",  " ",   "  ",   "\t", "a1",	 "12",
+					    "3.5",   "foo", "_9",   "x",  "'f'", "\t ",
+					    "bar_2", "7",   "dead", "ff", ".",	 "-W1"};
 	struct strbuf sb = STRBUF_INIT;
 	size_t len = rnd((unsigned)max + 1);
 	while (sb.len < len)
@@ -41,7 +41,8 @@ static void test_fingerprint_unchanged(void)
 	uint64_t digest = 0;
 	seed = 42;
 	for (int i = 0; i < 3000; i++) {
-		char *msg = random_text(i < 1500 ? 80 : 1400), *src = random_text(i < 1500 ? 60 : 2100);
+		char *msg = random_text(i < 1500 ? 80 : 1400),
+		     *src = random_text(i < 1500 ? 60 : 2100);
 		struct diag d = {0};
 		d.loc = (struct diag_loc){"drivers/a.c", 12, 3};
 		d.spell = i % 3 ? d.loc : (struct diag_loc){"include/b.h", 7, 1};

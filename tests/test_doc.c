@@ -75,14 +75,16 @@ static void test_key_table_regenerated(void)
 static void test_key_table_current(void)
 {
 	char *dir = test_tmpdir(), *out, *err;
-	char *cmd = xasprintf("cp '%s/doc/klang.1' '%s/k.1' && '%s' --dump-keys | "
-			      "'%s/doc/keys2man.sh' - '%s/k.1' && diff -u '%s/doc/klang.1' '%s/k.1'",
-			      test_src_dir(), dir, test_klang_bin(), test_src_dir(), dir,
-			      test_src_dir(), dir);
+	char *cmd = xasprintf(
+	    "cp '%s/doc/klang.1' '%s/k.1' && '%s' --dump-keys | "
+	    "'%s/doc/keys2man.sh' - '%s/k.1' && diff -u '%s/doc/klang.1' '%s/k.1'",
+	    test_src_dir(), dir, test_klang_bin(), test_src_dir(), dir, test_src_dir(), dir);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
 	if (*out)
-		fprintf(stderr, "doc/klang.1's KEYS differ from klang --dump-keys (run make "
-				"man-keys):\n%s", out);
+		fprintf(stderr,
+			"doc/klang.1's KEYS differ from klang --dump-keys (run make "
+			"man-keys):\n%s",
+			out);
 	free(out);
 	free(err);
 	free(cmd);

@@ -14,20 +14,27 @@ static void test_commit_chain(void)
 	struct kerr e;
 	char base[41], a[41], side[41], m[41];
 	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &r, &e), 0);
-	struct gw_file f1[] = { { "README", "hello\n", 0 }, { "src/a.c", "int a;\n", 0 } };
-	struct gw_commit c = { .ref = "refs/heads/main", .files = f1, .nfiles = 2, .message = "base\n" };
+	struct gw_file f1[] = {{"README", "hello\n", 0}, {"src/a.c", "int a;\n", 0}};
+	struct gw_commit c = {
+	    .ref = "refs/heads/main", .files = f1, .nfiles = 2, .message = "base\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c, base, &e), 0);
 	CU_ASSERT_EQUAL(gw_tag(r, "v1.0", "main", &e), 0);
-	struct gw_file f2[] = { { "src/a.c", "int a = 1;\n", 0 }, { "README", NULL, 0 } };
-	struct gw_commit c2 = { .ref = "refs/heads/main", .files = f2, .nfiles = 2,
-				.message = "HACK: change a\n" };
+	struct gw_file f2[] = {{"src/a.c", "int a = 1;\n", 0}, {"README", NULL, 0}};
+	struct gw_commit c2 = {
+	    .ref = "refs/heads/main", .files = f2, .nfiles = 2, .message = "HACK: change a\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c2, a, &e), 0);
-	struct gw_file f3[] = { { "src/b.c", "int b;\n", 0 } };
-	struct gw_commit c3 = { .ref = "refs/heads/side", .parent = base, .files = f3, .nfiles = 1,
-				.message = "side\n" };
+	struct gw_file f3[] = {{"src/b.c", "int b;\n", 0}};
+	struct gw_commit c3 = {.ref = "refs/heads/side",
+			       .parent = base,
+			       .files = f3,
+			       .nfiles = 1,
+			       .message = "side\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c3, side, &e), 0);
-	struct gw_commit c4 = { .ref = "refs/heads/main", .second_parent = "side", .files = f3,
-				.nfiles = 1, .message = "Merge side\n" };
+	struct gw_commit c4 = {.ref = "refs/heads/main",
+			       .second_parent = "side",
+			       .files = f3,
+			       .nfiles = 1,
+			       .message = "Merge side\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c4, m, &e), 0);
 
 	git_object *obj;

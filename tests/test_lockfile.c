@@ -234,7 +234,8 @@ static void test_scratch_ignored(void)
 	CU_ASSERT_EQUAL(write_file_atomic(path, "x: 1\n", 5, &e), 0);
 	state_unlock(&l);
 	cmd = xasprintf("mkdir -p '%s/out/arm64-clang' && touch '%s/out/arm64-clang/build.log' && "
-			"cd '%s' && git status --porcelain -uall", state, state, dir);
+			"cd '%s' && git status --porcelain -uall",
+			state, state, dir);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
 	CU_ASSERT_STRING_EQUAL(out, "?? .klang/.gitignore\n?? .klang/triage.yaml\n");
 	free(out);
@@ -257,7 +258,8 @@ void suite_lockfile(void)
 {
 	CU_pSuite s = CU_add_suite("lockfile", NULL, NULL);
 	CU_add_test(s, "lock file path", test_lock_path);
-	CU_add_test(s, "klang's scratch is ignored by git, shared state is not", test_scratch_ignored);
+	CU_add_test(s, "klang's scratch is ignored by git, shared state is not",
+		    test_scratch_ignored);
 	CU_add_test(s, "the lock excludes another process", test_lock_excludes);
 	CU_add_test(s, "four processes updating at once lose nothing", test_concurrent_updates);
 	CU_add_test(s, "corrupt files are moved aside, never overwritten",

@@ -9,7 +9,7 @@
 
 #include "tui/loop.h"
 
-static const struct loop_ui no_ui = { 0 };
+static const struct loop_ui no_ui = {0};
 
 struct pipe_seen {
 	char buf[64];
@@ -39,7 +39,7 @@ static void test_fds_and_timers(void)
 	int p[2];
 	CU_ASSERT_EQUAL_FATAL(pipe(p), 0);
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
-	struct pipe_seen seen = { 0 };
+	struct pipe_seen seen = {0};
 	loop_signals_init();
 	loop_watch_fd(p[0], POLLIN, on_readable, &seen);
 	CU_ASSERT_EQUAL(write(p[1], "make: ok\n", 9), 9);
@@ -82,8 +82,8 @@ static void test_exit_hooks(void)
 	CU_ASSERT_EQUAL(hook_sig, SIGTERM);
 	CU_ASSERT_EQUAL(hook_calls, 1);
 	/* give the other suites their default signal dispositions back */
-	const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT, SIGCHLD,
-			     SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGPIPE };
+	const int sigs[] = {SIGINT,  SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT, SIGCHLD,
+			    SIGSEGV, SIGABRT, SIGBUS, SIGFPE,	SIGILL,	 SIGPIPE};
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);
 }

@@ -45,7 +45,7 @@ static int check_one(const git_oid *id, void *payload)
 static void check_repo(const char *dir, size_t limit, size_t want_packs)
 {
 	git_repository *r;
-	struct check c = { 0 };
+	struct check c = {0};
 	gw_libinit();
 	CU_ASSERT_EQUAL_FATAL(git_repository_open(&r, dir), 0);
 	CU_ASSERT_EQUAL_FATAL(git_repository_odb(&c.odb, r), 0);
@@ -70,12 +70,12 @@ static void test_packs(void)
 {
 	char *dir = stackrepo_generate(600, 60);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
-	check_repo(dir, 0, 1);                 /* fast-import: deep offset-delta chains */
-	check_repo(dir, 4096, 1);              /* evicting all the time */
+	check_repo(dir, 0, 1);	  /* fast-import: deep offset-delta chains */
+	check_repo(dir, 4096, 1); /* evicting all the time */
 	char *cmd = xasprintf("git -C '%s' -c repack.useDeltaBaseOffset=false repack -adfq", dir);
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
 	free(cmd);
-	check_repo(dir, 0, 1);                 /* id deltas, newest objects whole */
+	check_repo(dir, 0, 1); /* id deltas, newest objects whole */
 	check_repo(dir, 1, 1);
 	test_rmdir(dir);
 	free(dir);
@@ -128,7 +128,7 @@ static int once_one(const git_oid *id, void *payload)
 static void test_once(void)
 {
 	char *dir = stackrepo_generate(300, 30);
-	struct once k = { 0 };
+	struct once k = {0};
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	gw_libinit();
 	CU_ASSERT_EQUAL_FATAL(git_repository_open(&k.r, dir), 0);

@@ -65,8 +65,8 @@ static void test_load(void)
 	sb_free(&sb);
 
 	/* matching: subject regex, commit prefix (any case), Change-Id, bounds */
-	struct trailer tr = { "Change-Id", "I123" };
-	struct patch p = { .subject = "OBSOLETE: x86: foo" };
+	struct trailer tr = {"Change-Id", "I123"};
+	struct patch p = {.subject = "OBSOLETE: x86: foo"};
 	strcpy(p.id, "deadbeef00000000000000000000000000000000");
 	CU_ASSERT_PTR_EQUAL(patchset_match(&ps, &p), &ps.rules[0]);
 	p.subject = "HACK: x86: foo";
@@ -114,33 +114,41 @@ static void test_errors(void)
 	static const struct {
 		const char *yaml, *msg;
 	} cases[] = {
-		{ "rules:\n  - until_clang: 5\n", "bad.yaml:2:5: rule needs 'subject' or 'commit'" },
-		{ "rules:\n  - subject: x\n", "bad.yaml:2:5: rule needs 'until_clang', 'since_clang'" },
-		{ "rules:\n  - subject: '('\n    keep: true\n", "bad.yaml:2:5: subject '(': missing closing parenthesis" },
-		{ "rules:\n  - subject: x\n    until_clang: soon\n", "bad.yaml:3:18: 'until_clang' must be a Clang version" },
-		{ "rules:\n  - subject: x\n    until_clamg: 5\n", "bad.yaml:3:5: unknown rule key 'until_clamg'" },
-		{ "rules:\n  - subject: x\n    keep: true\n    drop: true\n", "rule says both 'keep' and 'drop'" },
-		{ "rules:\n  - subject: x\n    keep: true\n    until_clang: 5\n", "rule says 'keep' and a Clang bound" },
-		{ "rules:\n  - subject: x\n    keep: perhaps\n", "bad.yaml:3:11: 'keep' must be true or false" },
-		{ "rules:\n  - commit: xyz1\n    keep: true\n", "commit 'xyz1' is not a commit id" },
-		{ "rules:\n  - subject: x\n    since_clang: 9\n    until_clang: 6\n", "since_clang must be below until_clang" },
-		{ "rules: 5\n", "bad.yaml:1:8: 'rules' must be a list" },
-		{ "rules:\n  - 5\n", "bad.yaml:2:5: a rule must be a mapping" },
-		{ "bogus: 1\n", "bad.yaml:1:1: unknown key 'bogus'" },
-		{ "rules:\n  - subject: x\n    action: maybe\n", "bad.yaml:3:13: 'action' must be keep or drop" },
-		{ "tags: ['FOO:']\n", "bad.yaml:1:8: a tag is one word without ':'" },
-		{ "tags: FOO\n", "'tags' must be a list" },
-		{ "- a\n- b\n", "bad.yaml:1:1: a patchset must be a mapping" },
-		{ "name: [1, 2]\n", "bad.yaml:1:7: 'name' must be a string" },
-		{ "rules: [\n  - a\n", "bad.yaml:2:3: did not find expected node content" },
-		{ "", "bad.yaml:1:1: empty patchset" },
-		{ "fetch: {url: x, branch: y}\n", "unknown fetch key 'branch'" },
+	    {"rules:\n  - until_clang: 5\n", "bad.yaml:2:5: rule needs 'subject' or 'commit'"},
+	    {"rules:\n  - subject: x\n", "bad.yaml:2:5: rule needs 'until_clang', 'since_clang'"},
+	    {"rules:\n  - subject: '('\n    keep: true\n",
+	     "bad.yaml:2:5: subject '(': missing closing parenthesis"},
+	    {"rules:\n  - subject: x\n    until_clang: soon\n",
+	     "bad.yaml:3:18: 'until_clang' must be a Clang version"},
+	    {"rules:\n  - subject: x\n    until_clamg: 5\n",
+	     "bad.yaml:3:5: unknown rule key 'until_clamg'"},
+	    {"rules:\n  - subject: x\n    keep: true\n    drop: true\n",
+	     "rule says both 'keep' and 'drop'"},
+	    {"rules:\n  - subject: x\n    keep: true\n    until_clang: 5\n",
+	     "rule says 'keep' and a Clang bound"},
+	    {"rules:\n  - subject: x\n    keep: perhaps\n",
+	     "bad.yaml:3:11: 'keep' must be true or false"},
+	    {"rules:\n  - commit: xyz1\n    keep: true\n", "commit 'xyz1' is not a commit id"},
+	    {"rules:\n  - subject: x\n    since_clang: 9\n    until_clang: 6\n",
+	     "since_clang must be below until_clang"},
+	    {"rules: 5\n", "bad.yaml:1:8: 'rules' must be a list"},
+	    {"rules:\n  - 5\n", "bad.yaml:2:5: a rule must be a mapping"},
+	    {"bogus: 1\n", "bad.yaml:1:1: unknown key 'bogus'"},
+	    {"rules:\n  - subject: x\n    action: maybe\n",
+	     "bad.yaml:3:13: 'action' must be keep or drop"},
+	    {"tags: ['FOO:']\n", "bad.yaml:1:8: a tag is one word without ':'"},
+	    {"tags: FOO\n", "'tags' must be a list"},
+	    {"- a\n- b\n", "bad.yaml:1:1: a patchset must be a mapping"},
+	    {"name: [1, 2]\n", "bad.yaml:1:7: 'name' must be a string"},
+	    {"rules: [\n  - a\n", "bad.yaml:2:3: did not find expected node content"},
+	    {"", "bad.yaml:1:1: empty patchset"},
+	    {"fetch: {url: x, branch: y}\n", "unknown fetch key 'branch'"},
 	};
 	char *dir = test_tmpdir();
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *path = write_tmp(dir, "bad.yaml", cases[i].yaml);
 		struct patchset ps;
-		struct kerr e = { "" };
+		struct kerr e = {""};
 		CU_ASSERT_EQUAL(patchset_load(&ps, path, &e), -1);
 		if (!strstr(e.msg, cases[i].msg))
 			fprintf(stderr, "\ncase %zu: got '%s'\n", i, e.msg);
@@ -160,10 +168,10 @@ static void test_shipped_lts(void)
 	static const struct {
 		const char *name, *base, *head, *ref;
 	} lts[] = {
-		{ "v4.4", "v4.4", "llvm_v4.4", "refs/sandbox/mka/llvm/v4.4" },
-		{ "v4.9", "v4.9", "llvm_v4.9", "refs/sandbox/mka/llvm/v4.9" },
-		{ "v4.9_ext", "v4.9", "llvm_v4.9_ext", "refs/sandbox/mka/llvm/v4.9_ext" },
-		{ "v4.13", "v4.13-rc6", "llvm_v4.13", "refs/sandbox/mka/llvm/v4.13" },
+	    {"v4.4", "v4.4", "llvm_v4.4", "refs/sandbox/mka/llvm/v4.4"},
+	    {"v4.9", "v4.9", "llvm_v4.9", "refs/sandbox/mka/llvm/v4.9"},
+	    {"v4.9_ext", "v4.9", "llvm_v4.9_ext", "refs/sandbox/mka/llvm/v4.9_ext"},
+	    {"v4.13", "v4.13-rc6", "llvm_v4.13", "refs/sandbox/mka/llvm/v4.13"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(lts); i++) {
 		char *path = xasprintf("%s/patchsets/%s.yaml", test_src_dir(), lts[i].name);
@@ -174,8 +182,9 @@ static void test_shipped_lts(void)
 		CU_ASSERT_STRING_EQUAL(ps.base, lts[i].base);
 		CU_ASSERT_STRING_EQUAL(ps.head, lts[i].head);
 		CU_ASSERT_STRING_EQUAL(ps.fetch_ref, lts[i].ref);
-		CU_ASSERT_STRING_EQUAL(ps.fetch_url,
-				       "https://chromium.googlesource.com/chromiumos/third_party/kernel");
+		CU_ASSERT_STRING_EQUAL(
+		    ps.fetch_url,
+		    "https://chromium.googlesource.com/chromiumos/third_party/kernel");
 		CU_ASSERT_PTR_NULL(ps.repo); /* the user's own tree */
 		patchset_free(&ps);
 		free(path);
@@ -189,8 +198,9 @@ static void test_shipped_lts(void)
 	char *out, *err;
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "head 'llvm_v4.9' not found"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "git fetch https://chromium.googlesource.com/chromiumos/"
-					   "third_party/kernel refs/sandbox/mka/llvm/v4.9:llvm_v4.9"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err,
+				      "git fetch https://chromium.googlesource.com/chromiumos/"
+				      "third_party/kernel refs/sandbox/mka/llvm/v4.9:llvm_v4.9"));
 	free(out), free(err), free(cmd);
 	test_rmdir(dir);
 	free(dir);

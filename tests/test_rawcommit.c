@@ -25,13 +25,13 @@ static bool same_as_libgit2(const struct rawcommit *c, git_commit *g)
 {
 	const git_signature *a = git_commit_author(g);
 	const char *enc = git_commit_message_encoding(g);
-	bool same = git_oid_equal(&c->tree, git_commit_tree_id(g)) &&
-		    c->nparents == git_commit_parentcount(g) &&
-		    slice_is(c->name, c->name_len, a->name) &&
-		    slice_is(c->email, c->email_len, a->email) && c->author_time == a->when.time &&
-		    c->author_offset == a->when.offset && c->commit_time == git_commit_time(g) &&
-		    !strcmp(c->message, git_commit_message(g)) &&
-		    (enc ? c->encoding && slice_is(c->encoding, c->encoding_len, enc) : !c->encoding);
+	bool same =
+	    git_oid_equal(&c->tree, git_commit_tree_id(g)) &&
+	    c->nparents == git_commit_parentcount(g) && slice_is(c->name, c->name_len, a->name) &&
+	    slice_is(c->email, c->email_len, a->email) && c->author_time == a->when.time &&
+	    c->author_offset == a->when.offset && c->commit_time == git_commit_time(g) &&
+	    !strcmp(c->message, git_commit_message(g)) &&
+	    (enc ? c->encoding && slice_is(c->encoding, c->encoding_len, enc) : !c->encoding);
 	for (size_t i = 0; same && i < c->nparents; i++)
 		same = git_oid_equal(&c->parents[i], git_commit_parent_id(g, (unsigned)i));
 	return same;
@@ -61,7 +61,7 @@ static int check_one(const git_oid *id, void *payload)
 
 static void check_repo(const char *dir, size_t min_commits)
 {
-	struct check k = { 0 };
+	struct check k = {0};
 	git_odb *odb;
 	gw_libinit();
 	CU_ASSERT_EQUAL_FATAL(git_repository_open(&k.r, dir), 0);
@@ -110,32 +110,28 @@ static const struct {
 	const char *text;
 	bool read_here; /* false: left to libgit2 */
 } forms[] = {
-	{ TREE P1 AUTHOR COMMITTER "\nsubject\n\nbody\n", true },
-	{ TREE AUTHOR COMMITTER "\nroot commit\n", true },
-	{ TREE P1 P2 P3 AUTHOR COMMITTER "\noctopus\n", true },
-	{ TREE P1 AUTHOR COMMITTER "encoding ISO-8859-1\n\nLatin-1\n", true },
-	{ TREE P1 AUTHOR COMMITTER "gpgsig -----BEGIN PGP SIGNATURE-----\n \n abc\n"
-				   " -----END PGP SIGNATURE-----\n\nsigned\n",
-	  true },
-	{ TREE P1 AUTHOR "author Second <s@example.org> 1 +0000\n" COMMITTER "\nextra author\n",
-	  true },
-	{ TREE P1 "author   Spaced \t Name  <  sp@example.org > 5 -0000\n" COMMITTER "\nx\n",
-	  true },
-	{ TREE P1 "author Odd <x> <y@example.org> 7 +0000\n" COMMITTER "\ntwo <\n", false },
-	{ TREE P1 "author Far <f@example.org> 9 +1500\n" COMMITTER "\nzone out of range\n",
-	  true },
-	{ TREE P1 AUTHOR COMMITTER "\n\n\nleading blank lines\n", true },
-	{ TREE P1 AUTHOR COMMITTER "\n", true },
-	{ TREE P1 "author No Time <n@example.org>\n" COMMITTER "\nno time\n", false },
-	{ TREE P1 "author No Zone <n@example.org> 12\n" COMMITTER "\nno zone\n", false },
-	{ TREE P1 "author Bad Zone <n@example.org> 12 0100\n" COMMITTER "\nzone\n", false },
-	{ TREE P1 AUTHOR COMMITTER "no blank line\n", false },
-	{ TREE P1 AUTHOR COMMITTER, false },
-	{ TREE "parent 123\n" AUTHOR COMMITTER "\nshort parent\n", false },
-	{ TREE P1 "committer only <c@example.org> 1 +0000\n\nno author\n", false },
-	{ "tree xyz\n" P1 AUTHOR COMMITTER "\nbad tree\n", false },
-	{ TREE "parent 1111111111111111111111111111111111111ABC\n" AUTHOR COMMITTER "\nupper\n",
-	  false },
+    {TREE P1 AUTHOR COMMITTER "\nsubject\n\nbody\n", true},
+    {TREE AUTHOR COMMITTER "\nroot commit\n", true},
+    {TREE P1 P2 P3 AUTHOR COMMITTER "\noctopus\n", true},
+    {TREE P1 AUTHOR COMMITTER "encoding ISO-8859-1\n\nLatin-1\n", true},
+    {TREE P1 AUTHOR COMMITTER "gpgsig -----BEGIN PGP SIGNATURE-----\n \n abc\n"
+			      " -----END PGP SIGNATURE-----\n\nsigned\n",
+     true},
+    {TREE P1 AUTHOR "author Second <s@example.org> 1 +0000\n" COMMITTER "\nextra author\n", true},
+    {TREE P1 "author   Spaced \t Name  <  sp@example.org > 5 -0000\n" COMMITTER "\nx\n", true},
+    {TREE P1 "author Odd <x> <y@example.org> 7 +0000\n" COMMITTER "\ntwo <\n", false},
+    {TREE P1 "author Far <f@example.org> 9 +1500\n" COMMITTER "\nzone out of range\n", true},
+    {TREE P1 AUTHOR COMMITTER "\n\n\nleading blank lines\n", true},
+    {TREE P1 AUTHOR COMMITTER "\n", true},
+    {TREE P1 "author No Time <n@example.org>\n" COMMITTER "\nno time\n", false},
+    {TREE P1 "author No Zone <n@example.org> 12\n" COMMITTER "\nno zone\n", false},
+    {TREE P1 "author Bad Zone <n@example.org> 12 0100\n" COMMITTER "\nzone\n", false},
+    {TREE P1 AUTHOR COMMITTER "no blank line\n", false},
+    {TREE P1 AUTHOR COMMITTER, false},
+    {TREE "parent 123\n" AUTHOR COMMITTER "\nshort parent\n", false},
+    {TREE P1 "committer only <c@example.org> 1 +0000\n\nno author\n", false},
+    {"tree xyz\n" P1 AUTHOR COMMITTER "\nbad tree\n", false},
+    {TREE "parent 1111111111111111111111111111111111111ABC\n" AUTHOR COMMITTER "\nupper\n", false},
 };
 
 /* Commits written as raw objects: each either read as libgit2 reads it,
@@ -154,8 +150,8 @@ static void test_forms(void)
 		git_commit *g = NULL;
 		struct rawcommit c;
 		const char *text = forms[i].text;
-		CU_ASSERT_EQUAL_FATAL(git_odb_write(&id, odb, text, strlen(text), GIT_OBJECT_COMMIT),
-				      0);
+		CU_ASSERT_EQUAL_FATAL(
+		    git_odb_write(&id, odb, text, strlen(text), GIT_OBJECT_COMMIT), 0);
 		int rc = rawcommit_read(o, &id, &c);
 		if (rc != (forms[i].read_here ? 0 : -1))
 			CU_FAIL(text);
@@ -185,9 +181,9 @@ static void test_forms(void)
 /* The values themselves, not only agreement with libgit2. */
 static void test_values(void)
 {
-	static const char text[] = TREE P1 P2 P3 "author  José Müller  <jm@example.org> "
-						 "1600000000 -0130\n" COMMITTER
-						 "encoding UTF-8\n\n\nHACK: subject\n";
+	static const char text[] =
+	    TREE P1 P2 P3 "author  José Müller  <jm@example.org> "
+			  "1600000000 -0130\n" COMMITTER "encoding UTF-8\n\n\nHACK: subject\n";
 	struct rawcommit c;
 	CU_ASSERT_EQUAL_FATAL(rawcommit_parse(&c, text, sizeof(text) - 1), 0);
 	CU_ASSERT_EQUAL(c.nparents, 3);
@@ -216,29 +212,27 @@ static void test_walk_mixed(void)
 	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &r, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(git_repository_odb(&odb, r), 0);
 	CU_ASSERT_EQUAL_FATAL(git_odb_write(&tree, odb, "", 0, GIT_OBJECT_TREE), 0);
-	const char *authors[3] = { AUTHOR, "author No Time <n@example.org>\n", AUTHOR };
+	const char *authors[3] = {AUTHOR, "author No Time <n@example.org>\n", AUTHOR};
 	for (int i = 0; i < 3; i++) {
 		char hex[41];
 		git_oid_tostr(hex, sizeof(hex), i ? &ids[i - 1] : &tree);
 		char *text = i ? xasprintf(TREE "parent %s\n%s" COMMITTER "\nFROMLIST: patch %d\n",
 					   hex, authors[i], i)
 			       : xstrdup(TREE AUTHOR COMMITTER "\nbase\n");
-		CU_ASSERT_EQUAL_FATAL(git_odb_write(&ids[i], odb, text, strlen(text),
-						    GIT_OBJECT_COMMIT),
-				      0);
+		CU_ASSERT_EQUAL_FATAL(
+		    git_odb_write(&ids[i], odb, text, strlen(text), GIT_OBJECT_COMMIT), 0);
 		free(text);
 	}
 	git_reference *ref;
 	CU_ASSERT_EQUAL_FATAL(git_reference_create(&ref, r, "refs/tags/v1", &ids[0], 1, NULL), 0);
 	git_reference_free(ref);
-	CU_ASSERT_EQUAL_FATAL(git_reference_create(&ref, r, "refs/heads/top", &ids[2], 1, NULL),
-			      0);
+	CU_ASSERT_EQUAL_FATAL(git_reference_create(&ref, r, "refs/heads/top", &ids[2], 1, NULL), 0);
 	git_reference_free(ref);
 	git_odb_free(odb);
 	git_repository_free(r);
 
 	struct stack st;
-	struct stack_opts o = { .repo = dir, .base = "v1", .head = "top" };
+	struct stack_opts o = {.repo = dir, .base = "v1", .head = "top"};
 	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(st.npatches, 2);
 	CU_ASSERT_STRING_EQUAL(st.patches[0].author, "No Time");

@@ -28,44 +28,51 @@ static int make_repo(const char *dir)
 	if (gw_init(dir, &r, &e))
 		return -1;
 	struct gw_file base[] = {
-		{ "Makefile", "CC ?= gcc\nall:\n\t$(CC) -o demo main.c\n", 0 },
-		{ "main.c", "#include <stdio.h>\n\nint main(void)\n{\n\treturn 0;\n}\n", 0 },
-		{ "arch/arm64/Kconfig", "config ARM64\n\tdef_bool y\n", 0 },
+	    {"Makefile", "CC ?= gcc\nall:\n\t$(CC) -o demo main.c\n", 0},
+	    {"main.c", "#include <stdio.h>\n\nint main(void)\n{\n\treturn 0;\n}\n", 0},
+	    {"arch/arm64/Kconfig", "config ARM64\n\tdef_bool y\n", 0},
 	};
-	struct gw_commit c = { .ref = "refs/heads/main", .files = base, .nfiles = 3,
-			       .message = "Initial import\n", .time = 1600000000 };
+	struct gw_commit c = {.ref = "refs/heads/main",
+			      .files = base,
+			      .nfiles = 3,
+			      .message = "Initial import\n",
+			      .time = 1600000000};
 	if (gw_commit(r, &c, id, &e) || gw_tag(r, "v1.0", "main", &e))
 		return -1;
 	static const struct {
 		const char *path, *content, *message, *author;
 	} patches[] = {
-		{ "Makefile", "CC ?= clang\nall:\n\t$(CC) -o demo main.c\n",
-		  "UPSTREAM: kbuild: build with clang by default\n\nClang is the compiler we test.\n\n"
-		  "Signed-off-by: Nick Desaulniers <nick@example.org>\n",
-		  "Nick Desaulniers" },
-		{ "main.c", "#include <stdio.h>\n\nint main(void)\n{\n\tputs(\"hi\");\n\treturn 0;\n}\n",
-		  "BACKPORT: FROMLIST: main: say hello\n\nA greeting for the logs.\n\n"
-		  "Change-Id: I0123456789abcdef\nSigned-off-by: Jürgen Müller <jm@example.org>\n",
-		  "Jürgen Müller" },
-		{ "arch/arm64/Kconfig", "config ARM64\n\tdef_bool y\n\tselect HAVE_CLANG\n",
-		  "HACK: arm64: pretend clang is always there\n\nClang-Fixed: 15\n", "山田太郎" },
-		{ "lib/string.c", "int strlen_safe(const char *s)\n{\n\treturn s ? 1 : 0;\n}\n",
-		  "FROMGIT: lib: add strlen_safe\n", "Nathan Chancellor" },
-		{ "main.c", "#include <stdio.h>\n\nint main(void)\n{\n\treturn 0;\n}\n",
-		  "ANDROID: main: drop the greeting again\n", "Android Dev" },
-		{ "README", "Demo tree.\n", "Add a README\n", "Nick Desaulniers" },
-		{ "lib/string.c", NULL, "OBSOLETE: lib: remove strlen_safe\n", "Nathan Chancellor" },
-		{ "Makefile", "CC ?= clang\nCFLAGS += -Wall\nall:\n\t$(CC) $(CFLAGS) -o demo main.c\n",
-		  "HACK: Makefile: warn about everything\n", "Kees Cook" },
-		{ "Documentation/clang.rst", "Build with LLVM=1.\n",
-		  "WIP: docs: notes on building with clang\n", "Nick Desaulniers" },
+	    {"Makefile", "CC ?= clang\nall:\n\t$(CC) -o demo main.c\n",
+	     "UPSTREAM: kbuild: build with clang by default\n\nClang is the compiler we test.\n\n"
+	     "Signed-off-by: Nick Desaulniers <nick@example.org>\n",
+	     "Nick Desaulniers"},
+	    {"main.c", "#include <stdio.h>\n\nint main(void)\n{\n\tputs(\"hi\");\n\treturn 0;\n}\n",
+	     "BACKPORT: FROMLIST: main: say hello\n\nA greeting for the logs.\n\n"
+	     "Change-Id: I0123456789abcdef\nSigned-off-by: Jürgen Müller <jm@example.org>\n",
+	     "Jürgen Müller"},
+	    {"arch/arm64/Kconfig", "config ARM64\n\tdef_bool y\n\tselect HAVE_CLANG\n",
+	     "HACK: arm64: pretend clang is always there\n\nClang-Fixed: 15\n", "山田太郎"},
+	    {"lib/string.c", "int strlen_safe(const char *s)\n{\n\treturn s ? 1 : 0;\n}\n",
+	     "FROMGIT: lib: add strlen_safe\n", "Nathan Chancellor"},
+	    {"main.c", "#include <stdio.h>\n\nint main(void)\n{\n\treturn 0;\n}\n",
+	     "ANDROID: main: drop the greeting again\n", "Android Dev"},
+	    {"README", "Demo tree.\n", "Add a README\n", "Nick Desaulniers"},
+	    {"lib/string.c", NULL, "OBSOLETE: lib: remove strlen_safe\n", "Nathan Chancellor"},
+	    {"Makefile", "CC ?= clang\nCFLAGS += -Wall\nall:\n\t$(CC) $(CFLAGS) -o demo main.c\n",
+	     "HACK: Makefile: warn about everything\n", "Kees Cook"},
+	    {"Documentation/clang.rst", "Build with LLVM=1.\n",
+	     "WIP: docs: notes on building with clang\n", "Nick Desaulniers"},
 	};
 	for (size_t i = 0; i < sizeof(patches) / sizeof(patches[0]); i++) {
-		struct gw_file f = { patches[i].path, patches[i].content, 0 };
-		struct gw_commit pc = { .ref = "refs/heads/main", .files = &f, .nfiles = 1,
-					.message = patches[i].message, .author = patches[i].author,
-					.email = "dev@example.org",
-					.time = 1600000000 + 86400 * (int64_t)(i + 1), .tz = 120 };
+		struct gw_file f = {patches[i].path, patches[i].content, 0};
+		struct gw_commit pc = {.ref = "refs/heads/main",
+				       .files = &f,
+				       .nfiles = 1,
+				       .message = patches[i].message,
+				       .author = patches[i].author,
+				       .email = "dev@example.org",
+				       .time = 1600000000 + 86400 * (int64_t)(i + 1),
+				       .tz = 120};
 		if (gw_commit(r, &pc, id, &e))
 			return -1;
 	}
@@ -81,11 +88,11 @@ static int make_empty(const char *dir)
 	char id[41];
 	if (gw_init(dir, &r, &e))
 		return -1;
-	struct gw_file f = { "README", "empty\n", 0 };
-	struct gw_commit c = { .ref = "refs/heads/main", .files = &f, .nfiles = 1,
-			       .message = "Only a base\n" };
-	int rc = gw_commit(r, &c, id, &e) || gw_tag(r, "v2.0", "main", &e) ||
-		 gw_checkout(r, "main", &e);
+	struct gw_file f = {"README", "empty\n", 0};
+	struct gw_commit c = {
+	    .ref = "refs/heads/main", .files = &f, .nfiles = 1, .message = "Only a base\n"};
+	int rc =
+	    gw_commit(r, &c, id, &e) || gw_tag(r, "v2.0", "main", &e) || gw_checkout(r, "main", &e);
 	git_repository_free(r);
 	return rc ? -1 : 0;
 }
@@ -101,7 +108,8 @@ static int setup(void)
 	work_dir = top;
 	/* a patchset naming the repository and an extra tag, WIP */
 	char *ps = xasprintf("%s/wip.yaml", top);
-	char *text = xasprintf("name: wip\nrepo: %s\nbase: v1.0\nhead: main\ntags: [WIP]\n", repo_dir);
+	char *text =
+	    xasprintf("name: wip\nrepo: %s\nbase: v1.0\nhead: main\ntags: [WIP]\n", repo_dir);
 	struct kerr e;
 	int rc = write_file_atomic(ps, text, strlen(text), &e);
 	patchset_arg = xasprintf("--patchset '%s'", ps);
@@ -131,8 +139,8 @@ static int run_klang(const char *script, const char *repo, const char *args, con
 			      "-u KLANG_DATADIR TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
 			      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' CC=clang PATH='%s/bin':\"$PATH\" "
 			      "%s '%s' %s %s",
-			      outdir, outdir, script, work_dir, env ? env : "", test_klang_bin(), repo_arg,
-			      args ? args : "");
+			      outdir, outdir, script, work_dir, env ? env : "", test_klang_bin(),
+			      repo_arg, args ? args : "");
 	free(repo_arg);
 	int rc = test_run(cmd, NULL, err);
 	free(cmd);
@@ -350,8 +358,10 @@ static void test_errors(void)
 	struct kerr e;
 	/* a broken theme file given by path */
 	char *theme = xasprintf("%s/x.yaml", dir);
-	CU_ASSERT_EQUAL(write_file_atomic(theme, "elements:\n  cursor: {}\n  foo: {}\n", 32, &e), 0);
-	cmd = xasprintf("cd '%s' && '%s' --repo '%s' --theme x.yaml", dir, test_klang_bin(), repo_dir);
+	CU_ASSERT_EQUAL(write_file_atomic(theme, "elements:\n  cursor: {}\n  foo: {}\n", 32, &e),
+			0);
+	cmd = xasprintf("cd '%s' && '%s' --repo '%s' --theme x.yaml", dir, test_klang_bin(),
+			repo_dir);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "x.yaml:3:3: unknown element 'foo'"));
 	free(cmd);
@@ -374,10 +384,10 @@ static int make_fake_clangs(const char *dir)
 	static const struct {
 		const char *name, *out;
 	} fakes[] = {
-		{ "clang", "Debian clang version 14.0.6\nTarget: x86_64-pc-linux-gnu\n" },
-		{ "clang-14", "Debian clang version 14.0.6\nTarget: x86_64-pc-linux-gnu\n" },
-		{ "clang-9", "clang version 9.0.1 \nTarget: x86_64-pc-linux-gnu\n" },
-		{ "clang-19", "Ubuntu clang version 19.1.1 (1ubuntu1)\nTarget: x86_64-pc-linux-gnu\n" },
+	    {"clang", "Debian clang version 14.0.6\nTarget: x86_64-pc-linux-gnu\n"},
+	    {"clang-14", "Debian clang version 14.0.6\nTarget: x86_64-pc-linux-gnu\n"},
+	    {"clang-9", "clang version 9.0.1 \nTarget: x86_64-pc-linux-gnu\n"},
+	    {"clang-19", "Ubuntu clang version 19.1.1 (1ubuntu1)\nTarget: x86_64-pc-linux-gnu\n"},
 	};
 	struct kerr e;
 	char *bin = xasprintf("%s/bin", dir);
@@ -436,7 +446,8 @@ static void test_series_view(void)
 	char *args = xasprintf("--patchset '%s'", r.patchset), *env = series_env(NULL);
 	char *head_before = git_out(r.repo, "rev-parse HEAD");
 	run_case("series-view", NULL, args, env);
-	char *head = git_out(r.repo, "symbolic-ref HEAD"), *head_after = git_out(r.repo, "rev-parse HEAD");
+	char *head = git_out(r.repo, "symbolic-ref HEAD"),
+	     *head_after = git_out(r.repo, "rev-parse HEAD");
 	CU_ASSERT_STRING_EQUAL(head ? head : "", "refs/heads/main\n");
 	CU_ASSERT(head_before && head_after && !strcmp(head_before, head_after));
 	char *status = git_out(r.repo, "status --porcelain");
@@ -545,7 +556,8 @@ static void test_series_broken_store(void)
 static void test_mbox_stack(void)
 {
 	char *outdir = test_tmpdir();
-	char *script = write_script(outdir, ":resize 120x30\n<Down><Down><Enter>\n:save-display after\n");
+	char *script =
+	    write_script(outdir, ":resize 120x30\n<Down><Down><Enter>\n:save-display after\n");
 	char *mbox = xasprintf("%s/tests/fixtures/patches/cbl-ci2__mainline.mbox", test_src_dir());
 	char *args = xasprintf("--mbox '%s'", mbox);
 	CU_ASSERT_EQUAL(run_klang(script, NULL, args, NULL, outdir, NULL), 0);
@@ -582,7 +594,8 @@ static void test_warnings_view(void)
 		screen[i] = read_or_empty(path);
 		free(path);
 	}
-	CU_ASSERT_PTR_NOT_NULL(strstr(screen[0], "[warnings] clang-only: 2 clang-only, 5 gcc-only"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(screen[0], "[warnings] clang-only: 2 clang-only, 5 gcc-only"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(screen[0], "unused (1)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 	    screen[0],
@@ -621,7 +634,7 @@ static void test_builds_view(void)
 			      "KLANG_SCRIPT='%s' '%s' --repo '%s'",
 			      outdir, outdir, script, test_klang_bin(), dir);
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
-	const char *rows[] = { "arm64-llvm", "arm64-gcc", "x86_64-llvm", "x86_64-gcc" };
+	const char *rows[] = {"arm64-llvm", "arm64-gcc", "x86_64-llvm", "x86_64-gcc"};
 	char *idle = xasprintf("%s/idle", outdir), *started = xasprintf("%s/started", outdir);
 	char *last = xasprintf("%s/s19", outdir);
 	char *t_idle = read_or_empty(idle), *t_started = read_or_empty(started);
@@ -656,7 +669,6 @@ static void test_builds_view(void)
 	test_rmdir(outdir);
 	free(outdir);
 }
-
 
 void suite_screen(void)
 {

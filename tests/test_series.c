@@ -28,7 +28,7 @@ static int open_fixture(struct fixture *f, bool with_patchset)
 	memset(f, 0, sizeof(*f));
 	if (series_repo_make(&f->r) < 0)
 		return -1;
-	struct stack_opts o = { .repo = f->r.repo, .base = "v1.0", .head = "main" };
+	struct stack_opts o = {.repo = f->r.repo, .base = "v1.0", .head = "main"};
 	if (with_patchset) {
 		if (patchset_load(&f->ps, f->r.patchset, &e) < 0)
 			return -1;
@@ -71,7 +71,8 @@ static void test_decisions(void)
 		CU_ASSERT_STRING_EQUAL(dec(s, i), series_repo_expect_14[i]);
 	CU_ASSERT_EQUAL(s->kept, 6);
 	CU_ASSERT_EQUAL(s->items[0].source, SRC_TAG);
-	CU_ASSERT(str_has(s->items[0].reason, "tag default: UPSTREAM, not a Clang workaround: kept"));
+	CU_ASSERT(
+	    str_has(s->items[0].reason, "tag default: UPSTREAM, not a Clang workaround: kept"));
 	CU_ASSERT_EQUAL(s->items[1].source, SRC_TRAILER);
 	CU_ASSERT(str_has(s->items[1].reason, "Clang-Fixed: 9: not needed with clang 14.0.6"));
 	CU_ASSERT(str_has(s->items[2].reason, "Clang-Fixed: 6"));
@@ -88,7 +89,7 @@ static void test_decisions(void)
 	CU_ASSERT(str_has(s->items[5].reason, "Clang-Min: 10"));
 	CU_ASSERT_EQUAL(s->items[6].source, SRC_RULE);
 	CU_ASSERT(str_has(s->items[6].reason, "rule stack.yaml:6: until_clang 13: not needed with "
-					  "clang 14.0.6 (fixed by LLVM 13)"));
+					      "clang 14.0.6 (fixed by LLVM 13)"));
 	CU_ASSERT(str_has(s->items[7].reason, "HACK with no Clang bound"));
 	CU_ASSERT_EQUAL(s->items[8].source, SRC_RULE);
 	CU_ASSERT(str_has(s->items[8].reason, "drop"));
@@ -143,16 +144,16 @@ static void test_hints(void)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{ "This is fixed in LLVM 5.", "5" },
-		{ "builds with clang >= 6.0 only", "6.0" },
-		{ "HACK: ARM: Don't enable X with clang-14", "14" },
-		{ "Clang version 5.0.1 fixed it", "5.0.1" },
-		{ "the bug was resolved in 7.0 (r330000)", "7.0" },
-		{ "Disable BLK_DEV_NBD with clang <= 13", "13" },
-		{ "depends on CLANG_VERSION < 140000", "" },
-		{ "make LLVM=1 CC=clang", "" },
-		{ "run clang-format on it", "" },
-		{ "the issue is fixed in upstream clang", "" },
+	    {"This is fixed in LLVM 5.", "5"},
+	    {"builds with clang >= 6.0 only", "6.0"},
+	    {"HACK: ARM: Don't enable X with clang-14", "14"},
+	    {"Clang version 5.0.1 fixed it", "5.0.1"},
+	    {"the bug was resolved in 7.0 (r330000)", "7.0"},
+	    {"Disable BLK_DEV_NBD with clang <= 13", "13"},
+	    {"depends on CLANG_VERSION < 140000", ""},
+	    {"make LLVM=1 CC=clang", ""},
+	    {"run clang-format on it", ""},
+	    {"the issue is fixed in upstream clang", ""},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct version_hint *h;
@@ -192,7 +193,8 @@ static void test_overrides(void)
 	clangver_parse("5", &five);
 	CU_ASSERT_EQUAL(series_override(s, 4, OV_UNTIL, &five, &e), 0);
 	CU_ASSERT_STRING_EQUAL(dec(s, 4), "drop");
-	CU_ASSERT(str_has(s->items[4].reason, "manual override: fixed in 5: not needed with clang 14.0.6"));
+	CU_ASSERT(str_has(s->items[4].reason,
+			  "manual override: fixed in 5: not needed with clang 14.0.6"));
 
 	/* A fresh series reads them back. */
 	struct series s2;
@@ -233,7 +235,8 @@ static void test_overrides(void)
 	/* A broken store is reported with its place and moved aside. */
 	CU_ASSERT_EQUAL(write_file_atomic(path, "overrides:\n  - decision: maybe\n", 31, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(series_open(&s2, &f.st, &f.ps, &e), 1);
-	CU_ASSERT(str_has(e.msg, "overrides.yaml:2:15: decision must be keep or drop; moved aside"));
+	CU_ASSERT(
+	    str_has(e.msg, "overrides.yaml:2:15: decision must be keep or drop; moved aside"));
 	CU_ASSERT_EQUAL(s2.novs, 0);
 	CU_ASSERT(!file_exists(path));
 	series_free(&s2);
@@ -251,34 +254,35 @@ static void test_needed_by_kept_patch(void)
 	struct kerr e;
 	char id[41];
 	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &g, &e), 0);
-	struct gw_file b[] = { { "a.c", "1\n2\n3\n4\n5\n6\n7\n8\n", 0 },
-			       { "b.c", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", 0 } };
-	struct gw_commit c = { .ref = "refs/heads/main", .files = b, .nfiles = 2, .message = "base\n" };
+	struct gw_file b[] = {{"a.c", "1\n2\n3\n4\n5\n6\n7\n8\n", 0},
+			      {"b.c", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", 0}};
+	struct gw_commit c = {
+	    .ref = "refs/heads/main", .files = b, .nfiles = 2, .message = "base\n"};
 	gw_commit(g, &c, id, &e);
 	gw_tag(g, "v1.0", "main", &e);
 	static const struct {
 		const char *msg, *path, *content;
 	} p[] = {
-		{ "HACK: far away\n\nClang-Fixed: 9\n", "far.c", "x\n" },
-		{ "HACK: line four\n\nClang-Fixed: 9\n", "a.c", "1\n2\n3\nfour\n5\n6\n7\n8\n" },
-		{ "UPSTREAM: builds on line four\n", "a.c", "1\n2\n3\nFOUR\n5\n6\n7\n8\n" },
-		{ "HACK: b line two\n\nClang-Fixed: 9\n", "b.c", "1\ntwo\n3\n4\n5\n6\n7\n8\n9\n10\n" },
-		{ "UPSTREAM: insert at the top\n", "b.c", "a\nb\nc\n1\ntwo\n3\n4\n5\n6\n7\n8\n9\n10\n" },
-		{ "UPSTREAM: change what was line 9\n", "b.c",
-		  "a\nb\nc\n1\ntwo\n3\n4\n5\n6\n7\n8\nnine\n10\n" },
-		{ "UPSTREAM: change what was line 2\n", "b.c",
-		  "a\nb\nc\n1\nTWO\n3\n4\n5\n6\n7\n8\nnine\n10\n" },
+	    {"HACK: far away\n\nClang-Fixed: 9\n", "far.c", "x\n"},
+	    {"HACK: line four\n\nClang-Fixed: 9\n", "a.c", "1\n2\n3\nfour\n5\n6\n7\n8\n"},
+	    {"UPSTREAM: builds on line four\n", "a.c", "1\n2\n3\nFOUR\n5\n6\n7\n8\n"},
+	    {"HACK: b line two\n\nClang-Fixed: 9\n", "b.c", "1\ntwo\n3\n4\n5\n6\n7\n8\n9\n10\n"},
+	    {"UPSTREAM: insert at the top\n", "b.c", "a\nb\nc\n1\ntwo\n3\n4\n5\n6\n7\n8\n9\n10\n"},
+	    {"UPSTREAM: change what was line 9\n", "b.c",
+	     "a\nb\nc\n1\ntwo\n3\n4\n5\n6\n7\n8\nnine\n10\n"},
+	    {"UPSTREAM: change what was line 2\n", "b.c",
+	     "a\nb\nc\n1\nTWO\n3\n4\n5\n6\n7\n8\nnine\n10\n"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(p); i++) {
-		struct gw_file f[] = { { p[i].path, p[i].content, 0 } };
-		struct gw_commit pc = { .ref = "refs/heads/main", .files = f, .nfiles = 1,
-					.message = p[i].msg };
+		struct gw_file f[] = {{p[i].path, p[i].content, 0}};
+		struct gw_commit pc = {
+		    .ref = "refs/heads/main", .files = f, .nfiles = 1, .message = p[i].msg};
 		CU_ASSERT_EQUAL(gw_commit(g, &pc, id, &e), 0);
 	}
 	git_repository_free(g);
 	struct stack st;
 	struct series s;
-	struct stack_opts o = { .repo = dir, .base = "v1.0", .head = "main" };
+	struct stack_opts o = {.repo = dir, .base = "v1.0", .head = "main"};
 	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(series_open(&s, &st, NULL, &e), 0);
 	decide(&s, "14");
@@ -307,24 +311,28 @@ static void test_bad_trailer(void)
 	struct kerr e;
 	char id[41];
 	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &g, &e), 0);
-	struct gw_file f[] = { { "a.c", "a\n", 0 } };
-	struct gw_commit c = { .ref = "refs/heads/main", .files = f, .nfiles = 1, .message = "base\n" };
+	struct gw_file f[] = {{"a.c", "a\n", 0}};
+	struct gw_commit c = {
+	    .ref = "refs/heads/main", .files = f, .nfiles = 1, .message = "base\n"};
 	gw_commit(g, &c, id, &e);
 	gw_tag(g, "v1.0", "main", &e);
-	struct gw_file f2[] = { { "a.c", "b\n", 0 } };
-	struct gw_commit p = { .ref = "refs/heads/main", .files = f2, .nfiles = 1,
-			       .message = "HACK: x\n\nClang-Fixed: soon\nclang-min: 6\n" };
+	struct gw_file f2[] = {{"a.c", "b\n", 0}};
+	struct gw_commit p = {.ref = "refs/heads/main",
+			      .files = f2,
+			      .nfiles = 1,
+			      .message = "HACK: x\n\nClang-Fixed: soon\nclang-min: 6\n"};
 	gw_commit(g, &p, id, &e);
 	git_repository_free(g);
 	struct stack st;
 	struct series s;
-	struct stack_opts o = { .repo = dir, .base = "v1.0", .head = "main" };
+	struct stack_opts o = {.repo = dir, .base = "v1.0", .head = "main"};
 	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(series_open(&s, &st, NULL, &e), 0);
 	decide(&s, "5.0.2");
 	CU_ASSERT_STRING_EQUAL(dec(&s, 0), "drop"); /* the trailer key is case-insensitive */
 	CU_ASSERT(str_has(s.items[0].reason, "Clang-Min: 6: clang 5.0.2 is older"));
-	CU_ASSERT(str_has(s.items[0].warning, "trailer 'Clang-Fixed: soon' is not a Clang version"));
+	CU_ASSERT(
+	    str_has(s.items[0].warning, "trailer 'Clang-Fixed: soon' is not a Clang version"));
 	series_free(&s);
 	stack_free(&st);
 	test_rmdir(dir);
@@ -371,9 +379,9 @@ static void test_cli_formats(void)
 	json_t *ps = json_object_get(j, "patches");
 	CU_ASSERT_EQUAL(json_array_size(ps), SERIES_REPO_PATCHES);
 	for (size_t i = 0; i < json_array_size(ps); i++)
-		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(ps, i),
-									 "decision")),
-				       series_repo_expect_5[i]);
+		CU_ASSERT_STRING_EQUAL(
+		    json_string_value(json_object_get(json_array_get(ps, i), "decision")),
+		    series_repo_expect_5[i]);
 	json_t *p4 = json_array_get(ps, 3);
 	CU_ASSERT(json_is_true(json_object_get(p4, "version_unknown")));
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(p4, "suggestions")), 3);
@@ -384,8 +392,9 @@ static void test_cli_formats(void)
 	free(out), free(err), free(args);
 
 	/* text, and a manual override from the command line, by Change-Id */
-	args = xasprintf("--patchset '%s' --clang 14 --override I0000000000000000000000000000000000000004=drop",
-			 r.patchset);
+	args = xasprintf(
+	    "--patchset '%s' --clang 14 --override I0000000000000000000000000000000000000004=drop",
+	    r.patchset);
 	rc = series_klang(args, &out, &err);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT(str_has(out, "clang 14.0.0 (--clang); v1.0..main in "));
@@ -398,16 +407,16 @@ static void test_cli_formats(void)
 	static const struct {
 		const char *args, *msg;
 	} bad[] = {
-		{ "--clang soon", "--clang 'soon' is not a version" },
-		{ "--clang 14 --base nope", "base 'nope' not found" },
-		{ "--clang 14 --export /tmp/x", "--export DIR and --as" },
-		{ "--clang 14 --export /tmp/x --as tar", "--as must be mbox or quilt" },
-		{ "--clang 14 --override 99=keep", "no single patch '99'" },
-		{ "--clang 14 --override 1=maybe", "'maybe' is not keep, drop" },
-		{ "--clang 14 --format xml", "unknown format 'xml'" },
-		{ "--clang 14 --force", "--force only goes with --apply" },
-		{ "--cc /nonexistent/clang", "/nonexistent/clang" },
-		{ "--patchset /nonexistent.yaml --clang 14", "patchset '/nonexistent.yaml' not found" },
+	    {"--clang soon", "--clang 'soon' is not a version"},
+	    {"--clang 14 --base nope", "base 'nope' not found"},
+	    {"--clang 14 --export /tmp/x", "--export DIR and --as"},
+	    {"--clang 14 --export /tmp/x --as tar", "--as must be mbox or quilt"},
+	    {"--clang 14 --override 99=keep", "no single patch '99'"},
+	    {"--clang 14 --override 1=maybe", "'maybe' is not keep, drop"},
+	    {"--clang 14 --format xml", "unknown format 'xml'"},
+	    {"--clang 14 --force", "--force only goes with --apply"},
+	    {"--cc /nonexistent/clang", "/nonexistent/clang"},
+	    {"--patchset /nonexistent.yaml --clang 14", "patchset '/nonexistent.yaml' not found"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		args = xasprintf("--repo '%s' %s", r.repo, bad[i].args);

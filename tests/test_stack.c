@@ -30,7 +30,7 @@ static int teardown(void)
 static int open_stack(struct stack *st, const char *base, const char *head, bool stats,
 		      struct kerr *e)
 {
-	struct stack_opts o = { .repo = repo.dir, .base = base, .head = head, .stats = stats };
+	struct stack_opts o = {.repo = repo.dir, .base = base, .head = head, .stats = stats};
 	return stack_open(st, &o, e);
 }
 
@@ -40,25 +40,26 @@ struct want {
 };
 
 static const struct want wants[SR_COUNT] = {
-	[SR_UPSTREAM] = { "UPSTREAM", "usb: core: fix a leak in hub probe", 1, 1, 1 },
-	[SR_BACKPORT_FROMLIST] = { "BACKPORT,FROMLIST",
-				   "pwm: Add support for different PWM output types", 1, 12, 0 },
-	[SR_DO_NOT_UPSTREAM] = { "", "DO-NOT-UPSTREAM: debug: add a knob", 1, 2, 0 },
-	[SR_ANDROID_ARM] = { "ANDROID", "ARM: enable the thing", 1, 2, 0 },
-	[SR_FROMLIST_USB] = { "FROMLIST", "USB: gadget: fix two lines", 1, 3, 3 },
-	[SR_REVERT] = { "", "Revert \"BACKPORT: FROMLIST: pwm: Add support for different PWM output types\"",
-			1, 0, 12 },
-	[SR_UNTAGGED] = { "", "kbuild: add a Makefile", 1, 2, 0 },
-	[SR_MERGE] = { "", "Merge branch 'side'", 2, 1, 1 },
-	[SR_UTF8_AUTHOR] = { "HACK", "clang: work around a miscompile", 1, 1, 3 },
-	[SR_LONG_SUBJECT] = { "CHROMIUM", NULL, 1, 30, 0 },
-	[SR_TAB_SUBJECT] = { "CUSTOM", "a\ttab in the subject", 1, 1, 0 },
-	[SR_BINARY] = { "OBSOLETE", "add a firmware blob", 1, 0, 0 },
-	[SR_RENAME] = { "FROMGIT", "docs: rename long.txt", 1, 0, 0 },
-	[SR_LOWERCASE] = { "", "Upstream: lower case is not a tag", 1, 1, 0 },
-	[SR_NO_SPACE] = { "", "HACK:no space is not a tag", 1, 0, 2 },
-	[SR_TWO_LINE_SUBJECT] = { "UPSTREAM", "a subject on two lines", 1, 3, 3 },
-	[SR_EMPTY] = { "BACKPORT", "change nothing", 0, 0, 0 },
+    [SR_UPSTREAM] = {"UPSTREAM", "usb: core: fix a leak in hub probe", 1, 1, 1},
+    [SR_BACKPORT_FROMLIST] = {"BACKPORT,FROMLIST",
+			      "pwm: Add support for different PWM output types", 1, 12, 0},
+    [SR_DO_NOT_UPSTREAM] = {"", "DO-NOT-UPSTREAM: debug: add a knob", 1, 2, 0},
+    [SR_ANDROID_ARM] = {"ANDROID", "ARM: enable the thing", 1, 2, 0},
+    [SR_FROMLIST_USB] = {"FROMLIST", "USB: gadget: fix two lines", 1, 3, 3},
+    [SR_REVERT] = {"",
+		   "Revert \"BACKPORT: FROMLIST: pwm: Add support for different PWM output types\"",
+		   1, 0, 12},
+    [SR_UNTAGGED] = {"", "kbuild: add a Makefile", 1, 2, 0},
+    [SR_MERGE] = {"", "Merge branch 'side'", 2, 1, 1},
+    [SR_UTF8_AUTHOR] = {"HACK", "clang: work around a miscompile", 1, 1, 3},
+    [SR_LONG_SUBJECT] = {"CHROMIUM", NULL, 1, 30, 0},
+    [SR_TAB_SUBJECT] = {"CUSTOM", "a\ttab in the subject", 1, 1, 0},
+    [SR_BINARY] = {"OBSOLETE", "add a firmware blob", 1, 0, 0},
+    [SR_RENAME] = {"FROMGIT", "docs: rename long.txt", 1, 0, 0},
+    [SR_LOWERCASE] = {"", "Upstream: lower case is not a tag", 1, 1, 0},
+    [SR_NO_SPACE] = {"", "HACK:no space is not a tag", 1, 0, 2},
+    [SR_TWO_LINE_SUBJECT] = {"UPSTREAM", "a subject on two lines", 1, 3, 3},
+    [SR_EMPTY] = {"BACKPORT", "change nothing", 0, 0, 0},
 };
 
 static void test_patches(void)
@@ -105,15 +106,17 @@ static void test_patches(void)
 	CU_ASSERT_STRING_EQUAL(p->author, "klang");
 	CU_ASSERT_STRING_EQUAL(patch_trailer(p, "Change-Id"),
 			       "I0123456789abcdef0123456789abcdef01234567");
-	CU_ASSERT_STRING_EQUAL(p->body, "The hub probe leaked its buffer on the error path.\n\n"
-					"Change-Id: I0123456789abcdef0123456789abcdef01234567\n"
-					"Signed-off-by: Greg <greg@example.org>\n"
-					"(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n"
-					"Signed-off-by: Android Dev <dev@android.example>");
+	CU_ASSERT_STRING_EQUAL(
+	    p->body, "The hub probe leaked its buffer on the error path.\n\n"
+		     "Change-Id: I0123456789abcdef0123456789abcdef01234567\n"
+		     "Signed-off-by: Greg <greg@example.org>\n"
+		     "(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n"
+		     "Signed-off-by: Android Dev <dev@android.example>");
 	CU_ASSERT_EQUAL(p->ntrailers, 4);
 	p = &st.patches[SR_BACKPORT_FROMLIST];
 	CU_ASSERT_STRING_EQUAL(patch_trailer(p, "Bug"), "123456");
-	CU_ASSERT_STRING_EQUAL(patch_trailer(p, "Link"), "https://lore.kernel.org/patchwork/patch/1234/");
+	CU_ASSERT_STRING_EQUAL(patch_trailer(p, "Link"),
+			       "https://lore.kernel.org/patchwork/patch/1234/");
 	p = &st.patches[SR_LONG_SUBJECT];
 	CU_ASSERT_EQUAL(strlen(p->subject), 300);
 	CU_ASSERT_EQUAL(strlen(p->title), 300 - strlen("CHROMIUM: "));
@@ -131,9 +134,13 @@ static void test_all_stats_and_extra_tags(void)
 {
 	struct stack st;
 	struct kerr e;
-	const char *extra[] = { "DO-NOT-UPSTREAM" };
-	struct stack_opts o = { .repo = repo.dir, .base = "v4.9", .head = "main",
-				.extra_tags = extra, .nextra_tags = 1, .stats = true };
+	const char *extra[] = {"DO-NOT-UPSTREAM"};
+	struct stack_opts o = {.repo = repo.dir,
+			       .base = "v4.9",
+			       .head = "main",
+			       .extra_tags = extra,
+			       .nextra_tags = 1,
+			       .stats = true};
 	CU_ASSERT_FATAL(built);
 	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(st.npatches, SR_COUNT);
@@ -178,7 +185,7 @@ static void test_ranges(void)
 static void check_error(const char *base, const char *head, const char *want)
 {
 	struct stack st;
-	struct kerr e = { "" };
+	struct kerr e = {""};
 	char *msg = xasprintf(want, repo.dir);
 	CU_ASSERT_EQUAL(open_stack(&st, base, head, false, &e), -1);
 	CU_ASSERT_STRING_EQUAL(e.msg, msg);
@@ -199,7 +206,7 @@ static void test_errors(void)
 	struct stack st;
 	struct kerr e;
 	char *dir = test_tmpdir();
-	struct stack_opts o = { .repo = dir };
+	struct stack_opts o = {.repo = dir};
 	CU_ASSERT_EQUAL(stack_open(&st, &o, &e), -1);
 	char *want = xasprintf("not a git repository: %s", dir);
 	CU_ASSERT_STRING_EQUAL(e.msg, want);
@@ -207,7 +214,7 @@ static void test_errors(void)
 	/* a repository with no v* tag */
 	struct git_repository *r;
 	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &r, &e), 0);
-	struct gw_commit c = { .ref = "refs/heads/main", .message = "only\n" };
+	struct gw_commit c = {.ref = "refs/heads/main", .message = "only\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c, NULL, &e), 0);
 	CU_ASSERT_EQUAL(gw_tag(r, "release-1", "main", &e), 0);
 	CU_ASSERT_EQUAL(gw_checkout(r, "main", &e), 0);
@@ -228,8 +235,10 @@ static void test_diff_text(void)
 	CU_ASSERT_EQUAL_FATAL(open_stack(&st, NULL, NULL, false, &e), 0);
 	char *d = stack_patch_diff(&st, &st.patches[SR_UPSTREAM], &e);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-	CU_ASSERT_TRUE(str_startswith(d, "diff --git a/drivers/usb/core.c b/drivers/usb/core.c\nindex "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(d, "\n--- a/drivers/usb/core.c\n+++ b/drivers/usb/core.c\n@@ -2,7 +2,7 @@"));
+	CU_ASSERT_TRUE(
+	    str_startswith(d, "diff --git a/drivers/usb/core.c b/drivers/usb/core.c\nindex "));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(d, "\n--- a/drivers/usb/core.c\n+++ b/drivers/usb/core.c\n@@ -2,7 +2,7 @@"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d, "\n-usb core line 5\n+usb core line 5 fixed\n"));
 	free(d);
 	d = stack_patch_diff(&st, &st.patches[SR_RENAME], &e);
@@ -247,7 +256,8 @@ static void test_diff_text(void)
 	free(d);
 	/* a patch read from a file keeps its own diff and counts it */
 	struct patch *p = &st.patches[SR_UNTAGGED];
-	p->diff = xstrdup("--- a/x\n+++ b/x\n@@ -1,3 +1,2 @@\n a\n--- b\n-c\n+d\n\\ No newline at end of file\n");
+	p->diff = xstrdup(
+	    "--- a/x\n+++ b/x\n@@ -1,3 +1,2 @@\n a\n--- b\n-c\n+d\n\\ No newline at end of file\n");
 	p->stats_loaded = false;
 	CU_ASSERT_EQUAL(stack_load_stats(&st, p, &e), 0);
 	CU_ASSERT_EQUAL(p->files, 1);
@@ -266,7 +276,7 @@ static void test_big_stack(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	struct stack st;
 	struct kerr e;
-	struct stack_opts o = { .repo = dir, .head = "master" };
+	struct stack_opts o = {.repo = dir, .head = "master"};
 	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
 	CU_ASSERT_STRING_EQUAL(st.base_ref, "v1.0");
 	CU_ASSERT_EQUAL_FATAL(st.npatches, 2000);
@@ -299,9 +309,9 @@ static void add(struct git_repository *r, const char *ref, const char *second, c
 		const char *tag)
 {
 	struct kerr e;
-	struct gw_file f = { msg, msg, 0 }; /* a file named after the message */
-	struct gw_commit c = { .ref = ref, .second_parent = second, .files = &f, .nfiles = 1,
-			       .message = msg };
+	struct gw_file f = {msg, msg, 0}; /* a file named after the message */
+	struct gw_commit c = {
+	    .ref = ref, .second_parent = second, .files = &f, .nfiles = 1, .message = msg};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c, NULL, &e), 0);
 	if (tag)
 		CU_ASSERT_EQUAL(gw_tag(r, tag, ref, &e), 0);
@@ -315,7 +325,7 @@ static void test_default_base(void)
 	struct git_repository *r;
 	struct kerr e;
 	struct stack st;
-	struct stack_opts o = { .repo = dir, .head = "main" };
+	struct stack_opts o = {.repo = dir, .head = "main"};
 	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &r, &e), 0);
 	add(r, "refs/heads/main", NULL, "c0", "v1.0");
 	add(r, "refs/heads/main", NULL, "c1", NULL);
@@ -328,9 +338,12 @@ static void test_default_base(void)
 	stack_free(&st);
 	/* a stable branch tagged v1.1.1 merged into the stack: nearer than v1.1 */
 	CU_ASSERT_EQUAL_FATAL(gw_tag(r, "stable-base", "main~1", &e), 0);
-	struct gw_file f = { "s1", "s1", 0 };
-	struct gw_commit s1 = { .ref = "refs/heads/stable", .parent = "stable-base", .files = &f,
-				.nfiles = 1, .message = "s1\n" };
+	struct gw_file f = {"s1", "s1", 0};
+	struct gw_commit s1 = {.ref = "refs/heads/stable",
+			       .parent = "stable-base",
+			       .files = &f,
+			       .nfiles = 1,
+			       .message = "s1\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &s1, NULL, &e), 0);
 	CU_ASSERT_EQUAL(gw_tag(r, "v1.1.1", "stable", &e), 0);
 	add(r, "refs/heads/main", "stable", "Merge stable", NULL);
@@ -364,7 +377,7 @@ static void test_encoding(void)
 	struct kerr e;
 	char base[41];
 	CU_ASSERT_EQUAL_FATAL(gw_init(dir, &r, &e), 0);
-	struct gw_commit c = { .ref = "refs/heads/main", .message = "base\n" };
+	struct gw_commit c = {.ref = "refs/heads/main", .message = "base\n"};
 	CU_ASSERT_EQUAL_FATAL(gw_commit(r, &c, base, &e), 0);
 	CU_ASSERT_EQUAL(gw_tag(r, "v1", "main", &e), 0);
 	git_signature *sig;
@@ -377,14 +390,15 @@ static void test_encoding(void)
 	CU_ASSERT_EQUAL_FATAL(git_signature_new(&sig, "Jos\xe9", "j@x", 1700000000, 60), 0);
 	CU_ASSERT_EQUAL_FATAL(git_commit_create(&id, r, "refs/heads/main", sig, sig, "ISO-8859-1",
 						"HACK: caf\xe9\n\nSigned-off-by: Jos\xe9 <j@x>\n",
-						tree, 1, (const git_commit **)&parent), 0);
+						tree, 1, (const git_commit **)&parent),
+			      0);
 	git_signature_free(sig);
 	git_tree_free(tree);
 	git_commit_free(parent);
 	git_repository_free(r);
 
 	struct stack st;
-	struct stack_opts o = { .repo = dir, .head = "main" };
+	struct stack_opts o = {.repo = dir, .head = "main"};
 	CU_ASSERT_EQUAL_FATAL(stack_open(&st, &o, &e), 0);
 	CU_ASSERT_EQUAL_FATAL(st.npatches, 1);
 	CU_ASSERT_STRING_EQUAL(st.patches[0].author, "Jos\xc3\xa9");

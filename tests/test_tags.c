@@ -114,7 +114,7 @@ static void test_mail_prefixes(void)
 
 static void test_extra_tags(void)
 {
-	const char *extra[] = { "NOUPSTREAM", "CLANG-HACK" };
+	const char *extra[] = {"NOUPSTREAM", "CLANG-HACK"};
 	const char *title;
 	char *tags = tags_of("NOUPSTREAM: HACK: CLANG-HACK: ARM: x", extra, 2, &title, NULL);
 	CU_ASSERT_STRING_EQUAL(tags, "NOUPSTREAM,HACK,CLANG-HACK");
@@ -138,8 +138,8 @@ static void test_many_tags(void)
 
 static void test_message(void)
 {
-	struct patch p = { 0 };
-	const char *extra[] = { "NOUPSTREAM" };
+	struct patch p = {0};
+	const char *extra[] = {"NOUPSTREAM"};
 	patch_parse_message(&p,
 			    "\n\nNOUPSTREAM: BACKPORT: FROMLIST: pwm: Add\n"
 			    "  output types   \n\n\n"
@@ -154,7 +154,8 @@ static void test_message(void)
 			    "Long-Trailer: first part\n"
 			    " second part\n\n\n",
 			    extra, 1);
-	CU_ASSERT_STRING_EQUAL(p.subject, "NOUPSTREAM: BACKPORT: FROMLIST: pwm: Add   output types");
+	CU_ASSERT_STRING_EQUAL(p.subject,
+			       "NOUPSTREAM: BACKPORT: FROMLIST: pwm: Add   output types");
 	CU_ASSERT_STRING_EQUAL(p.title, "pwm: Add   output types");
 	CU_ASSERT_EQUAL(p.ntags, 2);
 	CU_ASSERT_EQUAL(p.tags, TAG_BIT(TAG_BACKPORT) | TAG_BIT(TAG_FROMLIST));
@@ -181,7 +182,7 @@ static void test_message(void)
 
 static void test_message_not_trailers(void)
 {
-	struct patch p = { 0 };
+	struct patch p = {0};
 	/* a last paragraph of prose with one "Note:" line is not a trailer block */
 	patch_parse_message(&p,
 			    "UPSTREAM: x\n\nBody.\n\nThis is prose that explains things\n"

@@ -35,7 +35,8 @@ static void test_shipped(void)
 	CU_ASSERT_EQUAL(t.colors, 0);
 	CU_ASSERT_EQUAL(t.elem[ELEM_CURSOR].attrs, THEME_REVERSE);
 	for (int i = 0; i < ELEM_COUNT; i++)
-		CU_ASSERT(t.elem[i].fg == THEME_COLOR_DEFAULT && t.elem[i].bg == THEME_COLOR_DEFAULT);
+		CU_ASSERT(t.elem[i].fg == THEME_COLOR_DEFAULT &&
+			  t.elem[i].bg == THEME_COLOR_DEFAULT);
 	theme_free(&t);
 	free(path);
 
@@ -101,9 +102,10 @@ static void test_broken(void)
 	CU_ASSERT_STRING_EQUAL(load_text("elements:\n  cursor: { attrs: bold underline }\n"), "");
 	CU_ASSERT_STRING_EQUAL(load_text("elements:\n  cursor: { color: red }\n"),
 			       "themes/x.yaml:2:13: unknown style key 'color'");
-	CU_ASSERT_STRING_EQUAL(load_text("elements:\n  cursor: red\n"),
-			       "themes/x.yaml:2:11: a style must be a mapping like { fg: red, attrs: "
-			       "[bold] }");
+	CU_ASSERT_STRING_EQUAL(
+	    load_text("elements:\n  cursor: red\n"),
+	    "themes/x.yaml:2:11: a style must be a mapping like { fg: red, attrs: "
+	    "[bold] }");
 	CU_ASSERT_STRING_EQUAL(load_text("name: x\nfont: big\n"),
 			       "themes/x.yaml:2:1: unknown key 'font'");
 	CU_ASSERT_STRING_EQUAL(load_text("colors: 100\n"),
@@ -164,16 +166,16 @@ static void test_color_fit(void)
 	CU_ASSERT_EQUAL(theme_color_fit(THEME_COLOR_DEFAULT, 8), THEME_COLOR_DEFAULT);
 	CU_ASSERT_EQUAL(theme_color_fit(3, 8), 3);
 	CU_ASSERT_EQUAL(theme_color_fit(200, 256), 200);
-	CU_ASSERT_EQUAL(theme_color_fit(9, 8), 1);     /* bright red */
-	CU_ASSERT_EQUAL(theme_color_fit(196, 8), 1);   /* cube red */
+	CU_ASSERT_EQUAL(theme_color_fit(9, 8), 1);   /* bright red */
+	CU_ASSERT_EQUAL(theme_color_fit(196, 8), 1); /* cube red */
 	CU_ASSERT_EQUAL(theme_color_fit(196, 16), 9);
-	CU_ASSERT_EQUAL(theme_color_fit(34, 8), 2);    /* green */
-	CU_ASSERT_EQUAL(theme_color_fit(25, 8), 4);    /* blue */
-	CU_ASSERT_EQUAL(theme_color_fit(16, 16), 0);   /* cube black */
-	CU_ASSERT_EQUAL(theme_color_fit(231, 8), 7);   /* cube white */
+	CU_ASSERT_EQUAL(theme_color_fit(34, 8), 2);  /* green */
+	CU_ASSERT_EQUAL(theme_color_fit(25, 8), 4);  /* blue */
+	CU_ASSERT_EQUAL(theme_color_fit(16, 16), 0); /* cube black */
+	CU_ASSERT_EQUAL(theme_color_fit(231, 8), 7); /* cube white */
 	CU_ASSERT_EQUAL(theme_color_fit(231, 16), 15);
-	CU_ASSERT_EQUAL(theme_color_fit(232, 8), 0);   /* dark grey */
-	CU_ASSERT_EQUAL(theme_color_fit(250, 16), 7);  /* light grey */
+	CU_ASSERT_EQUAL(theme_color_fit(232, 8), 0);  /* dark grey */
+	CU_ASSERT_EQUAL(theme_color_fit(250, 16), 7); /* light grey */
 	CU_ASSERT_EQUAL(theme_color_fit(255, 16), 15);
 }
 

@@ -27,7 +27,8 @@ static void test_dump_config(void)
 {
 	char *dir = test_tmpdir(), *err = NULL;
 	int rc;
-	char *out = run_dump(dir, "theme: projector\njobs: 7\nbindings:\n  quit-all: x\n", &rc, &err);
+	char *out =
+	    run_dump(dir, "theme: projector\njobs: 7\nbindings:\n  quit-all: x\n", &rc, &err);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "theme: projector"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "jobs: 7"));

@@ -168,12 +168,10 @@ static void test_buildlogs(void)
 	CU_ASSERT_EQUAL(n, 0);
 	buildlogs_free(p, n);
 	/* a log given by hand: its arch when it lies in a build directory */
-	const char *logs[][2] = {{"/o/arm64-gcc/build.log", "arm64"},
-				 {"o/x86_64-llvm-16/build.log", "x86_64"},
-				 {"riscv-clang/x.log", "riscv"},
-				 {"/logs/gcc-arm64.log", NULL},
-				 {"/o/arm64-icc/build.log", NULL},
-				 {"build.log", NULL}};
+	const char *logs[][2] = {
+	    {"/o/arm64-gcc/build.log", "arm64"}, {"o/x86_64-llvm-16/build.log", "x86_64"},
+	    {"riscv-clang/x.log", "riscv"},	 {"/logs/gcc-arm64.log", NULL},
+	    {"/o/arm64-icc/build.log", NULL},	 {"build.log", NULL}};
 	for (size_t i = 0; i < sizeof(logs) / sizeof(*logs); i++) {
 		char *a = buildlogs_arch_of(logs[i][0]);
 		CU_ASSERT_TRUE(logs[i][1] ? a && !strcmp(a, logs[i][1]) : !a);

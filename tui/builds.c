@@ -20,8 +20,8 @@
 #define TAIL_BYTES 8192
 #define BAR_WIDTH 20
 
-static const char *const arches[] = { "arm64", "x86_64" };
-static const char *const toolchains[] = { "llvm", "gcc" };
+static const char *const arches[] = {"arm64", "x86_64"};
+static const char *const toolchains[] = {"llvm", "gcc"};
 
 struct row {
 	char name[32];
@@ -387,14 +387,14 @@ void builds_view_init(void)
 }
 
 static const struct view_ops builds_ops = {
-	.name = "builds",
-	.scope = SCOPE_BUILDS,
-	.flags = VIEW_CURSOR,
-	.open = builds_open,
-	.draw = builds_draw,
-	.title = builds_title,
-	.request = builds_request,
-	.select = builds_select,
+    .name = "builds",
+    .scope = SCOPE_BUILDS,
+    .flags = VIEW_CURSOR,
+    .open = builds_open,
+    .draw = builds_draw,
+    .title = builds_title,
+    .request = builds_request,
+    .select = builds_select,
 };
 
-struct view builds_view = { .ops = &builds_ops };
+struct view builds_view = {.ops = &builds_ops};

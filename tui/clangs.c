@@ -17,7 +17,7 @@ struct entry {
 	struct clang_version v; /* ENTRY_COMMON */
 };
 
-static const char *const common_versions[] = { "5", "9", "12", "14", "16", "19" };
+static const char *const common_versions[] = {"5", "9", "12", "14", "16", "19"};
 
 static struct entry *entries;
 static size_t nentries;
@@ -52,7 +52,7 @@ static void clangs_open(struct view *v)
 	nentries = n + ARRAY_SIZE(common_versions) + 1;
 	entries = xcalloc(nentries, sizeof(*entries));
 	for (size_t i = 0; i < n; i++)
-		entries[i] = (struct entry){ .kind = ENTRY_FOUND, .found = i };
+		entries[i] = (struct entry){.kind = ENTRY_FOUND, .found = i};
 	for (size_t i = 0; i < ARRAY_SIZE(common_versions); i++) {
 		entries[n + i].kind = ENTRY_COMMON;
 		clangver_parse(common_versions[i], &entries[n + i].v);
@@ -185,9 +185,10 @@ static void pick(const struct entry *en, bool close)
 			return;
 		}
 		if (f->v.apple) {
-			report_error("%s is Apple clang %s: Apple's numbers are not LLVM's; type the "
-				     "LLVM version instead",
-				     f->path, clangver_str(&f->v, b, sizeof(b)));
+			report_error(
+			    "%s is Apple clang %s: Apple's numbers are not LLVM's; type the "
+			    "LLVM version instead",
+			    f->path, clangver_str(&f->v, b, sizeof(b)));
 			return;
 		}
 		char *from = found_from(f);
@@ -230,19 +231,19 @@ static bool clangs_grep(struct view *v, size_t lineno, const regex_t *re)
 }
 
 static const struct view_ops clangs_ops = {
-	.name = "clang",
-	.scope = SCOPE_CLANG,
-	.flags = VIEW_CURSOR,
-	.open = clangs_open,
-	.draw = clangs_draw,
-	.draw_header = clangs_header,
-	.layout = clangs_layout,
-	.title = clangs_title,
-	.request = clangs_request,
-	.grep = clangs_grep,
+    .name = "clang",
+    .scope = SCOPE_CLANG,
+    .flags = VIEW_CURSOR,
+    .open = clangs_open,
+    .draw = clangs_draw,
+    .draw_header = clangs_header,
+    .layout = clangs_layout,
+    .title = clangs_title,
+    .request = clangs_request,
+    .grep = clangs_grep,
 };
 
-struct view clang_view = { .ops = &clangs_ops };
+struct view clang_view = {.ops = &clangs_ops};
 
 void clang_view_free(void)
 {

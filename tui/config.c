@@ -25,7 +25,7 @@ static const char *scope_of(const char *action)
 
 int tui_config_load(struct config *c, const char *repo, struct kerr *e)
 {
-	struct config_checks chk = { known_action, known_key };
+	struct config_checks chk = {known_action, known_key};
 	memset(c, 0, sizeof(*c));
 	config_defaults(c);
 	return config_load(c, repo, &chk, e);

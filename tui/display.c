@@ -184,7 +184,7 @@ int text_fit(const char *s, int len, int cols)
 
 void draw_begin(struct line_draw *d, WINDOW *win, int row, int width, int skip)
 {
-	*d = (struct line_draw){ .win = win, .row = row, .width = width, .skip = skip };
+	*d = (struct line_draw){.win = win, .row = row, .width = width, .skip = skip};
 	wmove(win, row, 0);
 }
 
@@ -204,7 +204,7 @@ static void put_cell(struct line_draw *d, attr_t a, wchar_t wc, int w)
 	}
 	wattrset(d->win, a);
 	if (w == 0) {
-		wchar_t pair[2] = { wc, 0 };
+		wchar_t pair[2] = {wc, 0};
 		cchar_t cc;
 		setcchar(&cc, pair, a, PAIR_NUMBER(a), NULL);
 		wadd_wch(d->win, &cc);

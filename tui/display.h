@@ -27,8 +27,8 @@ struct line_draw {
 	WINDOW *win;
 	int row;
 	int col, width; /* current and last+1 column on screen */
-	int skip;       /* columns still to skip (horizontal scroll) */
-	int vcol;       /* column in the text, for tab stops */
+	int skip;	/* columns still to skip (horizontal scroll) */
+	int vcol;	/* column in the text, for tab stops */
 	bool selected;
 	bool dim;
 };
@@ -39,7 +39,7 @@ void draw_begin(struct line_draw *d, WINDOW *win, int row, int width, int skip);
  * Returns the columns drawn. */
 int draw_text(struct line_draw *d, enum theme_elem e, const char *s, int len);
 int draw_textf(struct line_draw *d, enum theme_elem e, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* As draw_text, with the matches of `re` (if any) in the search style. */
 int draw_matches(struct line_draw *d, enum theme_elem e, const char *s, const regex_t *re);
 /* As draw_text with explicit attributes (tag badges keep their colours even

@@ -29,7 +29,7 @@ void help_view_free(void)
 static void add_line(int scope, int action, char *keys)
 {
 	lines = xrealloc(lines, (nlines + 1) * sizeof(*lines));
-	lines[nlines++] = (struct help_line){ scope, action, keys };
+	lines[nlines++] = (struct help_line){scope, action, keys};
 }
 
 static void add(int scope, int action)
@@ -114,13 +114,13 @@ static bool help_grep(struct view *v, size_t lineno, const regex_t *re)
 }
 
 static const struct view_ops help_ops = {
-	.name = "help",
-	.scope = SCOPE_HELP,
-	.open = help_open,
-	.draw = help_draw,
-	.title = help_title,
-	.request = help_request,
-	.grep = help_grep,
+    .name = "help",
+    .scope = SCOPE_HELP,
+    .open = help_open,
+    .draw = help_draw,
+    .title = help_title,
+    .request = help_request,
+    .grep = help_grep,
 };
 
-struct view help_view = { .ops = &help_ops };
+struct view help_view = {.ops = &help_ops};

@@ -9,20 +9,20 @@
 
 /* ACTION_FILTER_TAG expands through the macro named X. */
 static const struct action_info actions[ACTION_COUNT] = {
-#define X(id, name, scope, help) { name, SCOPE_##scope, help },
-	ACTION_LIST(X)
+#define X(id, name, scope, help) {name, SCOPE_##scope, help},
+    ACTION_LIST(X)
 #undef X
 };
 
 const char *const scope_names[SCOPE_COUNT] = {
 #define SCOPE_NAME(id, name, title) name,
-	SCOPE_LIST(SCOPE_NAME)
+    SCOPE_LIST(SCOPE_NAME)
 #undef SCOPE_NAME
 };
 
 const char *const scope_titles[SCOPE_COUNT] = {
 #define SCOPE_TITLE(id, name, title) title,
-	SCOPE_LIST(SCOPE_TITLE)
+    SCOPE_LIST(SCOPE_TITLE)
 #undef SCOPE_TITLE
 };
 
@@ -131,7 +131,7 @@ int action_from_name(const char *name)
 
 static const int filter_actions[TAG_COUNT] = {
 #define FILTER_ACT(id, name) ACT_FILTER_##id,
-	TAG_LIST(FILTER_ACT)
+    TAG_LIST(FILTER_ACT)
 #undef FILTER_ACT
 };
 
@@ -152,12 +152,24 @@ static const struct {
 	const char *name;
 	int key;
 } key_names[] = {
-	{ "Enter", '\r' },	    { "Esc", 27 },		 { "Tab", '\t' },
-	{ "Space", ' ' },	    { "Backspace", KEY_BACKSPACE }, { "Up", KEY_UP },
-	{ "Down", KEY_DOWN },	    { "Left", KEY_LEFT },	 { "Right", KEY_RIGHT },
-	{ "PgUp", KEY_PPAGE },	    { "PgDown", KEY_NPAGE },	 { "Home", KEY_HOME },
-	{ "End", KEY_END },	    { "Insert", KEY_IC },	 { "Delete", KEY_DC },
-	{ "BackTab", KEY_BTAB },    { "LessThan", '<' },	 { "Hash", '#' },
+    {"Enter", '\r'},
+    {"Esc", 27},
+    {"Tab", '\t'},
+    {"Space", ' '},
+    {"Backspace", KEY_BACKSPACE},
+    {"Up", KEY_UP},
+    {"Down", KEY_DOWN},
+    {"Left", KEY_LEFT},
+    {"Right", KEY_RIGHT},
+    {"PgUp", KEY_PPAGE},
+    {"PgDown", KEY_NPAGE},
+    {"Home", KEY_HOME},
+    {"End", KEY_END},
+    {"Insert", KEY_IC},
+    {"Delete", KEY_DC},
+    {"BackTab", KEY_BTAB},
+    {"LessThan", '<'},
+    {"Hash", '#'},
 };
 
 int key_parse(const char *s, int *key)
@@ -181,7 +193,8 @@ int key_parse(const char *s, int *key)
 			}
 		}
 		for (size_t i = 0; end && i < ARRAY_SIZE(key_names); i++)
-			if (strlen(key_names[i].name) == n && !strncasecmp(name, key_names[i].name, n)) {
+			if (strlen(key_names[i].name) == n &&
+			    !strncasecmp(name, key_names[i].name, n)) {
 				*key = key_names[i].key;
 				return (int)n + 2;
 			}
@@ -224,7 +237,7 @@ static void bind_key(enum key_scope scope, int key, int action)
 			return;
 		}
 	ALLOC_GROW(bindings, nbindings + 1, cap_bindings);
-	bindings[nbindings++] = (struct binding){ scope, key, action };
+	bindings[nbindings++] = (struct binding){scope, key, action};
 }
 
 static int bind_line(char *line, const char *label, int lineno, struct kerr *e)
@@ -237,7 +250,8 @@ static int bind_line(char *line, const char *label, int lineno, struct kerr *e)
 	char *key = strtok_r(NULL, " \t", &save);
 	char *act = strtok_r(NULL, " \t", &save);
 	if (strcmp(cmd, "bind"))
-		return kerr_set(e, "%s:%d: unknown command '%s' (expected bind)", label, lineno, cmd);
+		return kerr_set(e, "%s:%d: unknown command '%s' (expected bind)", label, lineno,
+				cmd);
 	if (!scope || !key || !act)
 		return kerr_set(e, "%s:%d: expected 'bind SCOPE KEY ACTION'", label, lineno);
 	int s = 0;

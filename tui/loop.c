@@ -49,25 +49,26 @@ static struct hook *exit_hooks, *child_hooks;
 static size_t nexit_hooks, cap_exit_hooks, nchild_hooks, cap_child_hooks;
 static bool quitting, exit_hooks_done;
 
-static int sig_pipe[2] = { -1, -1 };
+static int sig_pipe[2] = {-1, -1};
 static volatile sig_atomic_t sig_term, sig_winch, sig_tstp, sig_cont, sig_chld;
 
 void loop_watch_fd(int fd, short events, loop_fd_fn fn, void *data)
 {
 	for (size_t i = 0; i < nwatches; i++)
 		if (watches[i].fd == fd) {
-			watches[i] = (struct watch){ fd, events, fn, data };
+			watches[i] = (struct watch){fd, events, fn, data};
 			return;
 		}
 	ALLOC_GROW(watches, nwatches + 1, cap_watches);
-	watches[nwatches++] = (struct watch){ fd, events, fn, data };
+	watches[nwatches++] = (struct watch){fd, events, fn, data};
 }
 
 void loop_unwatch_fd(int fd)
 {
 	for (size_t i = 0; i < nwatches; i++)
 		if (watches[i].fd == fd) {
-			memmove(&watches[i], &watches[i + 1], (nwatches - i - 1) * sizeof(*watches));
+			memmove(&watches[i], &watches[i + 1],
+				(nwatches - i - 1) * sizeof(*watches));
 			nwatches--;
 			return;
 		}
@@ -83,7 +84,7 @@ static long long now_ms(void)
 int loop_add_timer(unsigned ms, bool repeat, loop_timer_fn fn, void *data)
 {
 	ALLOC_GROW(timers, ntimers + 1, cap_timers);
-	timers[ntimers] = (struct timer){ next_timer_id, ms, repeat, now_ms() + ms, fn, data };
+	timers[ntimers] = (struct timer){next_timer_id, ms, repeat, now_ms() + ms, fn, data};
 	ntimers++;
 	return next_timer_id++;
 }
@@ -101,13 +102,13 @@ void loop_remove_timer(int id)
 void loop_on_child(void (*fn)(void *data), void *data)
 {
 	ALLOC_GROW(child_hooks, nchild_hooks + 1, cap_child_hooks);
-	child_hooks[nchild_hooks++] = (struct hook){ .child_fn = fn, .data = data };
+	child_hooks[nchild_hooks++] = (struct hook){.child_fn = fn, .data = data};
 }
 
 void loop_on_exit(loop_exit_fn fn, void *data)
 {
 	ALLOC_GROW(exit_hooks, nexit_hooks + 1, cap_exit_hooks);
-	exit_hooks[nexit_hooks++] = (struct hook){ .exit_fn = fn, .data = data };
+	exit_hooks[nexit_hooks++] = (struct hook){.exit_fn = fn, .data = data};
 }
 
 void loop_run_exit_hooks(int sig)
@@ -186,15 +187,15 @@ void loop_signals_init(void)
 			fcntl(sig_pipe[i], F_SETFL, O_NONBLOCK);
 			fcntl(sig_pipe[i], F_SETFD, FD_CLOEXEC);
 		}
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
-	const int events[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT, SIGCHLD };
+	const int events[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT, SIGCHLD};
 	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
 		sigaction(events[i], &sa, NULL);
-	struct sigaction ca = { .sa_handler = on_crash };
+	struct sigaction ca = {.sa_handler = on_crash};
 	sigemptyset(&ca.sa_mask);
-	const int crashes[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL };
+	const int crashes[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
 	for (size_t i = 0; i < ARRAY_SIZE(crashes); i++)
 		sigaction(crashes[i], &ca, &crash_old[crashes[i]]);
 	signal(SIGPIPE, SIG_IGN);
@@ -292,9 +293,9 @@ static void iterate(const struct loop_ui *ui, int timeout, int input_fd)
 	if (n) /* callbacks may change the list: poll a copy */
 		memcpy(w, watches, n * sizeof(*w));
 	for (size_t i = 0; i < n; i++)
-		pfd[i] = (struct pollfd){ .fd = w[i].fd, .events = w[i].events };
-	pfd[n] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
-	pfd[n + 1] = (struct pollfd){ .fd = input_fd, .events = POLLIN };
+		pfd[i] = (struct pollfd){.fd = w[i].fd, .events = w[i].events};
+	pfd[n] = (struct pollfd){.fd = sig_pipe[0], .events = POLLIN};
+	pfd[n + 1] = (struct pollfd){.fd = input_fd, .events = POLLIN};
 	int rc = poll(pfd, n + 2, timeout);
 	if (rc > 0) {
 		for (size_t i = 0; i < n && !quitting; i++)

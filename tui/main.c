@@ -31,7 +31,8 @@ struct tui_opts {
 
 static void usage(FILE *f)
 {
-	fputs("usage: klang [--repo DIR] [--patchset FILE] [--theme NAME] [--base REV] [--head REV]\n\n"
+	fputs("usage: klang [--repo DIR] [--patchset FILE] [--theme NAME] [--base REV] [--head "
+	      "REV]\n\n"
 	      "Open the workbench on a patch stack: by default the repository in the current\n"
 	      "directory, HEAD as head and the nearest v* tag as base.\n\n"
 	      "  --repo DIR       the repository (default: the current directory)\n"
@@ -65,16 +66,16 @@ static int parse_args(int argc, char **argv, struct tui_opts *o)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const char **dst = !strcmp(a, "--repo")	    ? &o->repo
-				   : !strcmp(a, "--patchset") ? &o->patchset
-				   : !strcmp(a, "--theme")    ? &o->theme
-				   : !strcmp(a, "--base")     ? &o->base
-				   : !strcmp(a, "--head")     ? &o->head
-				   : !strcmp(a, "--gcc-log")  ? &o->gcc_log
+		const char **dst = !strcmp(a, "--repo")	       ? &o->repo
+				   : !strcmp(a, "--patchset")  ? &o->patchset
+				   : !strcmp(a, "--theme")     ? &o->theme
+				   : !strcmp(a, "--base")      ? &o->base
+				   : !strcmp(a, "--head")      ? &o->head
+				   : !strcmp(a, "--gcc-log")   ? &o->gcc_log
 				   : !strcmp(a, "--clang-log") ? &o->clang_log
-				   : !strcmp(a, "--mbox")     ? &o->mbox
-				   : !strcmp(a, "--quilt")    ? &o->quilt
-							      : NULL;
+				   : !strcmp(a, "--mbox")      ? &o->mbox
+				   : !strcmp(a, "--quilt")     ? &o->quilt
+							       : NULL;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 1;
@@ -98,10 +99,10 @@ static int parse_args(int argc, char **argv, struct tui_opts *o)
 }
 
 static const struct loop_ui loop_ui = {
-	.redraw = ui_redraw,
-	.input = ui_read_input,
-	.resize = ui_resize,
-	.resume = ui_resume,
+    .redraw = ui_redraw,
+    .input = ui_read_input,
+    .resize = ui_resize,
+    .resume = ui_resume,
 };
 
 /* Pick and apply the theme now that curses knows the terminal. */
@@ -137,11 +138,12 @@ const struct patchset *tui_patchset(void)
  * giving its extra tags to a stack read from files too). */
 static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e)
 {
-	struct stack_opts so = { .repo = o->repo, .base = o->base, .head = o->head };
+	struct stack_opts so = {.repo = o->repo, .base = o->base, .head = o->head};
 	if (o->patchset) {
 		char *path = patchset_find(o->patchset);
 		if (!path)
-			return kerr_set(e, "unknown patchset '%s' (a file, or a name in patchsets/)",
+			return kerr_set(e,
+					"unknown patchset '%s' (a file, or a name in patchsets/)",
 					o->patchset);
 		int rc = patchset_load(&patchset, path, e);
 		free(path);
@@ -157,10 +159,10 @@ static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e
 	}
 	if (o->mbox || o->quilt) {
 		struct patch_files bad;
-		int rc = stack_open_files_tags(st, o->mbox ? o->mbox : o->quilt,
-					       o->mbox ? STACK_FILES_MBOX : STACK_FILES_QUILT,
-					       o->base, so.repo, so.extra_tags, so.nextra_tags,
-					       &bad, e);
+		int rc =
+		    stack_open_files_tags(st, o->mbox ? o->mbox : o->quilt,
+					  o->mbox ? STACK_FILES_MBOX : STACK_FILES_QUILT, o->base,
+					  so.repo, so.extra_tags, so.nextra_tags, &bad, e);
 		if (rc == 0 && bad.nmalformed) {
 			/* listed before the screen opens; never dropped silently */
 			patch_files_print_malformed(&bad, stderr);
@@ -178,7 +180,7 @@ static int open_stack(const struct tui_opts *o, struct stack *st, struct kerr *e
 static int load_user_keys(struct kerr *e)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	char *path = xdg && *xdg ? xasprintf("%s/klang/keys", xdg)
+	char *path = xdg && *xdg     ? xasprintf("%s/klang/keys", xdg)
 		     : home && *home ? xasprintf("%s/.config/klang/keys", home)
 				     : NULL;
 	int rc = 0;
@@ -204,7 +206,7 @@ static void register_views(void)
 
 int tui_main(int argc, char **argv)
 {
-	struct tui_opts o = { 0 };
+	struct tui_opts o = {0};
 	setlocale(LC_ALL, "");
 	int rc = parse_args(argc, argv, &o);
 	if (rc)

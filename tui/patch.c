@@ -48,7 +48,7 @@ static void add_line(enum pline_type type, enum theme_elem e, int label, const c
 }
 
 static void add_linef(enum pline_type type, enum theme_elem e, int label, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 static void add_linef(enum pline_type type, enum theme_elem e, int label, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -150,9 +150,12 @@ static void load(struct stack *st, struct patch *p)
 		add_linef(PL_META, ELEM_DEFAULT, 8, "Patch:  %zu of %zu (%zu of %zu shown)",
 			  p->index, st->npatches, pos, shown);
 	if (stack_load_stats(st, p, &e) == 0)
-		add_linef(PL_META, ELEM_DIFF_STAT, 8, "Stats:  %zu file%s changed, %zu insertion%s(+), "
-			  "%zu deletion%s(-)", p->files, p->files == 1 ? "" : "s", p->insertions,
-			  p->insertions == 1 ? "" : "s", p->deletions, p->deletions == 1 ? "" : "s");
+		add_linef(PL_META, ELEM_DIFF_STAT, 8,
+			  "Stats:  %zu file%s changed, %zu insertion%s(+), "
+			  "%zu deletion%s(-)",
+			  p->files, p->files == 1 ? "" : "s", p->insertions,
+			  p->insertions == 1 ? "" : "s", p->deletions,
+			  p->deletions == 1 ? "" : "s");
 	struct patch_link *links;
 	size_t nlinks = links_patch(p, &links);
 	for (size_t i = 0; i < nlinks; i++) { /* y copies the id, Y each link in turn */
@@ -183,8 +186,8 @@ static void patch_open(struct view *v)
 	free(P.lines);
 	P.lines = xcalloc(P.n + 1, sizeof(*P.lines));
 	for (size_t i = 0; i < P.n; i++)
-		P.lines[i] = (struct pline){ P.buf.buf + P.offsets[i], P.info[i * 3],
-					     P.info[i * 3 + 1], P.info[i * 3 + 2] };
+		P.lines[i] = (struct pline){P.buf.buf + P.offsets[i], P.info[i * 3],
+					    P.info[i * 3 + 1], P.info[i * 3 + 2]};
 	/* a new patch starts at the top; the same one keeps its place */
 	if (!p || strcmp(P.id, p->id)) {
 		v->offset = v->lineno = 0;
@@ -250,16 +253,16 @@ static bool patch_grep(struct view *v, size_t lineno, const regex_t *re)
 }
 
 static const struct view_ops patch_ops = {
-	.name = "patch",
-	.scope = SCOPE_PATCH,
-	.open = patch_open,
-	.draw = patch_draw,
-	.title = patch_title,
-	.request = patch_request,
-	.grep = patch_grep,
+    .name = "patch",
+    .scope = SCOPE_PATCH,
+    .open = patch_open,
+    .draw = patch_draw,
+    .title = patch_title,
+    .request = patch_request,
+    .grep = patch_grep,
 };
 
-struct view patch_view = { .ops = &patch_ops };
+struct view patch_view = {.ops = &patch_ops};
 
 void patch_view_free(void)
 {

@@ -102,9 +102,9 @@ void prompt_key(int key, bool fn)
 	case '\r':
 		prompt_done(true);
 		return;
-	case 27:  /* Esc */
-	case 7:   /* ^G */
-	case 3:   /* ^C in a script; the terminal sends SIGINT */
+	case 27: /* Esc */
+	case 7:	 /* ^G */
+	case 3:	 /* ^C in a script; the terminal sends SIGINT */
 		prompt_done(false);
 		return;
 	case 21: /* ^U */

@@ -29,7 +29,7 @@ char *screen_text(void)
 		size_t start = sb.len;
 		for (int x = 0; x < COLS; x++) {
 			cchar_t cc;
-			wchar_t wch[CCHARW_MAX + 1] = { 0 };
+			wchar_t wch[CCHARW_MAX + 1] = {0};
 			attr_t a;
 			short pair;
 			if (mvwin_wch(curscr, y, x, &cc) == ERR ||
@@ -68,7 +68,8 @@ static const char *cell_class(int y, int x, char *buf, size_t cap)
 	const char *name = e < ELEM_COUNT ? theme_elem_names[e] : e == ELEM_COUNT ? "" : "tag";
 	if (!strcmp(name, "default"))
 		name = "";
-	snprintf(buf, cap, "%s%s%s", name, a & A_DIM ? "+dim" : "", a & A_REVERSE ? "+reverse" : "");
+	snprintf(buf, cap, "%s%s%s", name, a & A_DIM ? "+dim" : "",
+		 a & A_REVERSE ? "+reverse" : "");
 	return buf;
 }
 
@@ -158,12 +159,14 @@ static int command(char *cmd, const struct loop_ui *ui, const char *where, struc
 	}
 	if (!strcmp(cmd, ":mouse")) {
 		char what[16];
-		MEVENT ev = { 0 };
+		MEVENT ev = {0};
 		if (sscanf(arg, "%15s %d %d", what, &ev.y, &ev.x) != 3)
-			return kerr_set(e, "%s: expected :mouse click|double|wheel-up|wheel-down ROW COL",
-					where);
+			return kerr_set(
+			    e, "%s: expected :mouse click|double|wheel-up|wheel-down ROW COL",
+			    where);
 		if (!strcmp(what, "click") || !strcmp(what, "double"))
-			ev.bstate = strcmp(what, "click") ? BUTTON1_DOUBLE_CLICKED : BUTTON1_PRESSED;
+			ev.bstate =
+			    strcmp(what, "click") ? BUTTON1_DOUBLE_CLICKED : BUTTON1_PRESSED;
 		else if (!strcmp(what, "wheel-up"))
 			ev.bstate = BUTTON4_PRESSED;
 		else if (!strcmp(what, "wheel-down"))

@@ -18,8 +18,8 @@
 #include "tui/views.h"
 
 static struct {
-	bool open;	/* the series could be opened (overrides loaded) */
-	char *error;	/* why not */
+	bool open;   /* the series could be opened (overrides loaded) */
+	char *error; /* why not */
 	struct series s;
 	bool have_clang;
 	char *from;	/* where the target Clang came from */
@@ -54,7 +54,9 @@ static const char *decision(const struct patch *p, enum theme_elem *elem, bool *
 	*elem = it->warning ? ELEM_WARNING : it->keep ? ELEM_KEEP : ELEM_DROP;
 	*dim = !it->keep;
 	snprintf(buf, sizeof(buf), "%s%s%s", it->keep ? "keep" : "drop", it->ov ? "*" : "",
-		 it->warning ? "!" : it->version_unknown && !it->ov ? "?" : "");
+		 it->warning			  ? "!"
+		 : it->version_unknown && !it->ov ? "?"
+						  : "");
 	return buf;
 }
 
@@ -119,7 +121,8 @@ static int piece_draw(struct line_draw *d, const struct piece *p)
 	case PIECE_TOTALS:
 		for (size_t i = 0; i < S.s.nitems; i++)
 			by_hand += S.s.items[i].ov != NULL;
-		w = snprintf(buf, sizeof(buf), "Clang %s: ", clangver_str_short(&S.s.clang, b, sizeof(b)));
+		w = snprintf(buf, sizeof(buf),
+			     "Clang %s: ", clangver_str_short(&S.s.clang, b, sizeof(b)));
 		if (d) {
 			draw_text(d, ELEM_DEFAULT, buf, -1);
 			draw_textf(d, ELEM_KEEP, "%zu kept", S.s.kept);
@@ -167,7 +170,7 @@ static bool add_piece(struct piece *pc, size_t *n, enum piece_kind kind, const c
 {
 	if (c && !c->kept && !c->dropped)
 		return false;
-	pc[*n] = (struct piece){ .kind = kind, .name = name };
+	pc[*n] = (struct piece){.kind = kind, .name = name};
 	if (c)
 		pc[*n].c = *c;
 	if (c && piece_rank(&pc[*n]) == 4)
@@ -199,10 +202,10 @@ static int summary_layout(int width, struct piece **out, size_t *n)
 	int row = 0, x = 0;
 	for (size_t i = 0; i < *n; i++) {
 		/* three blanks around the tags; badges have blanks of their own */
-		int gap = !x				 ? 0
-			  : pc[i].kind == PIECE_TAG	 ? 1
+		int gap = !x							  ? 0
+			  : pc[i].kind == PIECE_TAG				  ? 1
 			  : pc[i].kind == PIECE_LABEL || pc[i].kind == PIECE_FROM ? 3
-							 : 2;
+										  : 2;
 		pc[i].width = piece_draw(NULL, &pc[i]);
 		bool fits = !x || x + gap + pc[i].width <= width;
 		if (!fits && pc[i].kind >= PIECE_OTHERS) { /* extras: never a row of their own */
@@ -259,11 +262,11 @@ static void summary(struct line_draw *d, int row, void *data)
 /* The header follows the summary's length (a version, "by hand"). */
 static void relayout(void)
 {
-	stack_view_set_hooks(&(struct stack_view_hooks){ .width = 6,
-							 .decision = decision,
-							 .reason = reason,
-							 .summary_rows = summary_rows,
-							 .summary = summary });
+	stack_view_set_hooks(&(struct stack_view_hooks){.width = 6,
+							.decision = decision,
+							.reason = reason,
+							.summary_rows = summary_rows,
+							.summary = summary});
 }
 
 const struct clang_version *series_tui_target(const char **from)

@@ -96,8 +96,8 @@ void stack_view_set_stack(struct stack *st)
 	free(S.counts);
 	free(S.extra_mask);
 	S.st = st;
-	size_t nextra = st->nextra_tag_names < MAX_EXTRA_FILTERS ? st->nextra_tag_names
-								 : MAX_EXTRA_FILTERS;
+	size_t nextra =
+	    st->nextra_tag_names < MAX_EXTRA_FILTERS ? st->nextra_tag_names : MAX_EXTRA_FILTERS;
 	S.nslots = TAG_COUNT + nextra + 1;
 	S.filter = xcalloc(S.nslots, sizeof(*S.filter));
 	S.counts = xcalloc(S.nslots, sizeof(*S.counts));
@@ -297,8 +297,8 @@ static void stack_layout(struct view *v)
 		v->nheader = most;
 	/* the summary rows come last and stay when the tag rows are cut; one
 	 * row of tag counts stays too when there is room */
-	int sum = S.hooks.summary && S.st->npatches ? S.hooks.summary_rows(v->width, S.hooks.data)
-						    : 0;
+	int sum =
+	    S.hooks.summary && S.st->npatches ? S.hooks.summary_rows(v->width, S.hooks.data) : 0;
 	if (sum > most - 1)
 		sum = most - 1 > 0 ? most - 1 : 0;
 	if (v->nheader > most - sum)
@@ -421,20 +421,20 @@ static void stack_status(struct view *v, struct strbuf *sb)
 }
 
 static const struct view_ops stack_ops = {
-	.name = "stack",
-	.scope = SCOPE_STACK,
-	.flags = VIEW_CURSOR,
-	.draw = stack_draw,
-	.draw_header = stack_header,
-	.layout = stack_layout,
-	.title = stack_title,
-	.request = stack_request,
-	.select = stack_select,
-	.grep = stack_grep,
-	.status = stack_status,
+    .name = "stack",
+    .scope = SCOPE_STACK,
+    .flags = VIEW_CURSOR,
+    .draw = stack_draw,
+    .draw_header = stack_header,
+    .layout = stack_layout,
+    .title = stack_title,
+    .request = stack_request,
+    .select = stack_select,
+    .grep = stack_grep,
+    .status = stack_status,
 };
 
-struct view stack_view = { .ops = &stack_ops };
+struct view stack_view = {.ops = &stack_ops};
 
 void stack_view_free(void)
 {

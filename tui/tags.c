@@ -53,14 +53,14 @@ static bool tags_grep(struct view *v, size_t lineno, const regex_t *re)
 }
 
 static const struct view_ops tags_ops = {
-	.name = "tags",
-	.scope = SCOPE_TAGS,
-	.flags = VIEW_CURSOR,
-	.open = tags_open,
-	.draw = tags_draw,
-	.title = tags_title,
-	.request = tags_request,
-	.grep = tags_grep,
+    .name = "tags",
+    .scope = SCOPE_TAGS,
+    .flags = VIEW_CURSOR,
+    .open = tags_open,
+    .draw = tags_draw,
+    .title = tags_title,
+    .request = tags_request,
+    .grep = tags_grep,
 };
 
-struct view tags_view = { .ops = &tags_ops };
+struct view tags_view = {.ops = &tags_ops};

@@ -31,8 +31,9 @@ int term_init(bool is_headless, struct kerr *e)
 			screen = newterm("dumb", null_out, null_in);
 	} else {
 		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-			return kerr_set(e, "the workbench needs a terminal (the batch commands do not: "
-					   "klang --help)");
+			return kerr_set(
+			    e, "the workbench needs a terminal (the batch commands do not: "
+			       "klang --help)");
 		screen = newterm(NULL, stdout, stdin);
 	}
 	if (!screen)
@@ -41,7 +42,7 @@ int term_init(bool is_headless, struct kerr *e)
 	active = 1;
 	if (has_colors())
 		start_color(); /* sets COLORS, which picks the theme */
-	cbreak(); /* ^C, ^Z, ^\ still raise signals: they are handled in the loop */
+	cbreak();	       /* ^C, ^Z, ^\ still raise signals: they are handled in the loop */
 	noecho();
 	nonl();
 	intrflush(stdscr, FALSE);
@@ -74,7 +75,7 @@ void term_suspend(void)
 	if (!active || headless)
 		return;
 	endwin();
-	struct sigaction sa = { .sa_handler = SIG_DFL }, old;
+	struct sigaction sa = {.sa_handler = SIG_DFL}, old;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTSTP, &sa, &old);
 	kill(getpid(), SIGTSTP);

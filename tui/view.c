@@ -13,7 +13,7 @@
 #include "tui/term.h"
 
 static struct view *display[2]; /* top, bottom (split) */
-static int focus;		 /* index into display */
+static int focus;		/* index into display */
 static bool layout_dirty = true;
 static WINDOW *status_win;
 
@@ -44,7 +44,7 @@ void view_bind_key(int action, struct view *v)
 			return;
 		}
 	if (nview_keys < ARRAY_SIZE(view_keys))
-		view_keys[nview_keys++] = (struct view_key){ action, v };
+		view_keys[nview_keys++] = (struct view_key){action, v};
 }
 
 void action_set_handler(int action, action_fn fn, void *data)
@@ -56,7 +56,7 @@ void action_set_handler(int action, action_fn fn, void *data)
 			return;
 		}
 	if (nhandlers < ARRAY_SIZE(handlers))
-		handlers[nhandlers++] = (struct handler){ action, fn, data };
+		handlers[nhandlers++] = (struct handler){action, fn, data};
 }
 
 struct view *view_focused(void)
@@ -436,7 +436,8 @@ void ui_mouse(const MEVENT *ev)
 			view_scroll(v, -3);
 		} else if (ev->bstate & BUTTON5_PRESSED) {
 			view_scroll(v, 3);
-		} else if (ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)) {
+		} else if (ev->bstate &
+			   (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)) {
 			focus = i;
 			int row = ev->y - getbegy(v->win) - v->nheader;
 			if (in_title || row < 0 || v->offset + (size_t)row >= v->lines)
@@ -458,7 +459,7 @@ void ui_mouse(const MEVENT *ev)
 static void layout(void)
 {
 	int avail = LINES - 1, n = display[1] ? 2 : 1;
-	int heights[2] = { avail, 0 };
+	int heights[2] = {avail, 0};
 	if (n == 2) {
 		heights[1] = avail * 2 / 3;
 		heights[0] = avail - heights[1];

@@ -49,15 +49,15 @@ struct view_ops {
 
 struct view {
 	const struct view_ops *ops;
-	void *data;	  /* the view's own state */
-	WINDOW *win;	  /* the lines (and header rows) */
-	WINDOW *title_win; /* one row below win */
-	int height, width; /* of win */
-	int nheader;	  /* fixed rows at the top of win */
-	size_t lines;	  /* number of lines */
-	size_t offset;	  /* first line shown */
-	size_t lineno;	  /* the selected line (VIEW_CURSOR), else = offset */
-	int col;	  /* horizontal scroll in columns */
+	void *data;	     /* the view's own state */
+	WINDOW *win;	     /* the lines (and header rows) */
+	WINDOW *title_win;   /* one row below win */
+	int height, width;   /* of win */
+	int nheader;	     /* fixed rows at the top of win */
+	size_t lines;	     /* number of lines */
+	size_t offset;	     /* first line shown */
+	size_t lineno;	     /* the selected line (VIEW_CURSOR), else = offset */
+	int col;	     /* horizontal scroll in columns */
 	struct view *parent; /* where quit goes back to */
 	bool need_open;
 };

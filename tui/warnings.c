@@ -710,7 +710,8 @@ static void set_triage(struct view *v, int status, const char *note)
 		const struct witem *it = &W.groups[r->g].items[i];
 		for (size_t k = 0; k < it->n; k++) {
 			/* a row found by both compilers: GCC's report of it too */
-			for (const struct diag *d = it->d[k]; d; d = d == it->d[k] ? d->peer : NULL) {
+			for (const struct diag *d = it->d[k]; d;
+			     d = d == it->d[k] ? d->peer : NULL) {
 				int st = status < 0 ? d->status : status;
 				triage_set(W.tri, diag_fp(d), st, note ? note : d->triage_note, d);
 			}
