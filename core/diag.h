@@ -109,6 +109,10 @@ void diag_set_merge(struct diag_set *into, struct diag_set *from);
 void diag_set_sort(struct diag_set *s);
 /* The same order for any list of diagnostics (NULL files not allowed). */
 void diag_sort(struct diag **rows, size_t n);
+/* out[i]: the place of strs[i] among the distinct strings, in strcmp order
+ * (NULL as ""), for sorts that would miss the cache comparing strings.
+ * Meant for interned strings: a repeat costs a pointer lookup. */
+void diag_rank_strings(const char *const *strs, size_t n, uint32_t *out);
 int diag_cmp(const struct diag *a, const struct diag *b);
 /* Strings that live as long as the set. */
 const char *diag_set_intern(struct diag_set *s, const char *str, size_t len);

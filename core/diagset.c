@@ -539,12 +539,41 @@ static int cmp_full(const void *pa, const void *pb)
 	return diag_cmp(((const struct sort_key *)pa)->d, ((const struct sort_key *)pb)->d);
 }
 
-static size_t file_slot(const char **keys, size_t cap, const char *f)
+static size_t str_slot(const char **keys, size_t cap, const char *f)
 {
 	size_t j = (size_t)mix((uintptr_t)f, 0x9e3779b97f4a7c15ull) & (cap - 1);
 	while (keys[j] && keys[j] != f)
 		j = (j + 1) & (cap - 1);
 	return j;
+}
+
+void diag_rank_strings(const char *const *strs, size_t n, uint32_t *out)
+{
+	size_t cap = 64;
+	while (cap < 2 * n)
+		cap *= 2;
+	const char **keys = xcalloc(cap, sizeof(*keys));
+	uint32_t *rank = xmalloc(cap * sizeof(*rank));
+	const char **names = xmalloc((n + 1) * sizeof(*names));
+	size_t nn = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *s = strs[i] ? strs[i] : "";
+		size_t j = str_slot(keys, cap, s);
+		if (!keys[j])
+			keys[j] = names[nn++] = s;
+	}
+	qsort(names, nn, sizeof(*names), cmp_name);
+	uint32_t r = 0;
+	for (size_t u = 0; u < nn; u++) {
+		if (u && strcmp(names[u - 1], names[u]))
+			r++;
+		rank[str_slot(keys, cap, names[u])] = r;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = rank[str_slot(keys, cap, strs[i] ? strs[i] : "")];
+	free(names);
+	free(rank);
+	free(keys);
 }
 
 static void radix_sort(struct sort_key *k, size_t n)
@@ -573,28 +602,17 @@ void diag_sort(struct diag **rows, size_t n)
 {
 	if (n < 2)
 		return;
-	size_t cap = 64;
-	while (cap < 2 * n)
-		cap *= 2;
-	const char **keys = xcalloc(cap, sizeof(*keys));
-	uint32_t *rank = xcalloc(cap, sizeof(*rank));
-	const char **names = xmalloc(n * sizeof(*names));
-	size_t nn = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t j = file_slot(keys, cap, rows[i]->loc.file);
-		if (!keys[j])
-			keys[j] = names[nn++] = rows[i]->loc.file;
-	}
-	qsort(names, nn, sizeof(*names), cmp_name);
-	for (size_t r = 0; r < nn; r++)
-		rank[file_slot(keys, cap, names[r])] = (uint32_t)r;
+	const char **files = xmalloc(n * sizeof(*files));
+	uint32_t *rank = xmalloc(n * sizeof(*rank));
+	for (size_t i = 0; i < n; i++)
+		files[i] = rows[i]->loc.file;
+	diag_rank_strings(files, n, rank);
 	struct sort_key *k = xmalloc(n * sizeof(*k));
 	for (size_t i = 0; i < n; i++) {
 		const struct diag *d = rows[i];
 		uint64_t line = d->loc.line < 0xffffff ? d->loc.line : 0xffffff;
 		uint64_t col = d->loc.col < 0xffff ? d->loc.col : 0xffff;
-		k[i].key =
-		    (uint64_t)rank[file_slot(keys, cap, d->loc.file)] << 40 | line << 16 | col;
+		k[i].key = (uint64_t)rank[i] << 40 | line << 16 | col;
 		k[i].d = rows[i];
 	}
 	radix_sort(k, n);
@@ -609,9 +627,8 @@ void diag_sort(struct diag **rows, size_t n)
 	for (size_t i = 0; i < n; i++)
 		rows[i] = k[i].d;
 	free(k);
-	free(names);
 	free(rank);
-	free(keys);
+	free(files);
 }
 
 void diag_set_sort(struct diag_set *s)

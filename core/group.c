@@ -300,56 +300,10 @@ const char *group_label(const struct diag *d, struct strbuf *buf)
  * strings misses the cache at every compare, so each distinct string gets
  * its rank first and the sort compares small keys. */
 struct skey {
-	size_t sub, file;
+	uint32_t sub, file;
 	unsigned line;
 	size_t i;
 };
-
-static const char *const *rank_strs;
-
-static int cmp_rank(const void *pa, const void *pb)
-{
-	const char *a = rank_strs[*(const size_t *)pa], *b = rank_strs[*(const size_t *)pb];
-	return strcmp(a ? a : "", b ? b : "");
-}
-
-/* rank[i]: the place of strs[i] among the distinct strings, in strcmp order */
-static void rank(const char *const *strs, size_t n, size_t *out)
-{
-	size_t cap = 16;
-	while (cap < 2 * n)
-		cap *= 2;
-	size_t *slot = xmalloc(cap * sizeof(*slot)), *uniq = xmalloc((n + 1) * sizeof(*uniq));
-	size_t *id = xmalloc((n + 1) * sizeof(*id)), nu = 0;
-	memset(slot, 0xff, cap * sizeof(*slot));
-	for (size_t i = 0; i < n; i++) {
-		size_t j = ((uintptr_t)strs[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
-		while (slot[j] != SIZE_MAX && strs[uniq[slot[j]]] != strs[i])
-			j = (j + 1) & (cap - 1);
-		if (slot[j] == SIZE_MAX) {
-			slot[j] = nu;
-			uniq[nu++] = i;
-		}
-		id[i] = slot[j];
-	}
-	size_t *order = xmalloc((nu + 1) * sizeof(*order)), *r = slot; /* reused */
-	for (size_t u = 0; u < nu; u++)
-		order[u] = uniq[u];
-	rank_strs = strs;
-	qsort(order, nu, sizeof(*order), cmp_rank);
-	size_t k = 0;
-	for (size_t u = 0; u < nu; u++) {
-		if (u && cmp_rank(&order[u - 1], &order[u]))
-			k++;
-		r[id[order[u]]] = k;
-	}
-	for (size_t i = 0; i < n; i++)
-		out[i] = r[id[i]];
-	free(order);
-	free(id);
-	free(uniq);
-	free(slot);
-}
 
 static int cmp_skey(const void *pa, const void *pb)
 {
@@ -368,13 +322,13 @@ static void sort_in_group(struct diag **v, size_t n)
 	if (n < 2)
 		return;
 	const char **strs = xmalloc(n * sizeof(*strs));
-	size_t *sub = xmalloc(n * sizeof(*sub)), *file = xmalloc(n * sizeof(*file));
+	uint32_t *sub = xmalloc(n * sizeof(*sub)), *file = xmalloc(n * sizeof(*file));
 	for (size_t i = 0; i < n; i++)
 		strs[i] = v[i]->subgroup;
-	rank(strs, n, sub);
+	diag_rank_strings(strs, n, sub);
 	for (size_t i = 0; i < n; i++)
 		strs[i] = v[i]->loc.file;
-	rank(strs, n, file);
+	diag_rank_strings(strs, n, file);
 	struct skey *keys = xmalloc(n * sizeof(*keys));
 	for (size_t i = 0; i < n; i++)
 		keys[i] = (struct skey){sub[i], file[i], v[i]->loc.line, i};
