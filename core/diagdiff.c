@@ -150,42 +150,16 @@ struct matcher {
 	size_t cap;
 	struct strbuf a, b;
 	/* hashes of the (interned, so few) files, families and arches, by pointer */
-	struct memo {
-		const char *s;
-		uint64_t hash;
-	} * memo;
-	size_t mcap, mn;
+	struct ptrmap memo;
 };
-
-static uint64_t memo_slot(const struct matcher *m, const char *s)
-{
-	return (((uint64_t)(uintptr_t)s >> 3) * 0x9e3779b97f4a7c15ull) >> 20 & (m->mcap - 1);
-}
 
 static uint64_t str_hash(struct matcher *m, const char *s, uint64_t seed)
 {
-	if ((m->mn + 1) * 2 > m->mcap) {
-		struct memo *old = m->memo;
-		size_t ocap = m->mcap;
-		m->mcap = ocap ? 2 * ocap : 1024;
-		m->memo = xcalloc(m->mcap, sizeof(*m->memo));
-		for (size_t i = 0; i < ocap; i++) {
-			if (!old[i].s)
-				continue;
-			size_t j = memo_slot(m, old[i].s);
-			while (m->memo[j].s)
-				j = (j + 1) & (m->mcap - 1);
-			m->memo[j] = old[i];
-		}
-		free(old);
-	}
-	size_t j = memo_slot(m, s);
-	for (; m->memo[j].s; j = (j + 1) & (m->mcap - 1))
-		if (m->memo[j].s == s)
-			return m->memo[j].hash ^ seed;
-	m->memo[j] = (struct memo){s, diag_hash(s, strlen(s), 0)};
-	m->mn++;
-	return m->memo[j].hash ^ seed;
+	bool added;
+	uint64_t *h = ptrmap_add(&m->memo, s, &added);
+	if (added)
+		*h = diag_hash(s, strlen(s), 0);
+	return *h ^ seed;
 }
 
 static const char *fam_of(const struct diag *d)
@@ -267,7 +241,7 @@ static struct diag *matcher_find(struct matcher *m, const struct diag *d)
 static void matcher_free(struct matcher *m)
 {
 	free(m->t);
-	free(m->memo);
+	ptrmap_free(&m->memo);
 	sb_free(&m->a);
 	sb_free(&m->b);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/diaglex.h"
+#include "core/strmap.h"
 
 static const char *const top_dirs[] = {
     "arch",    "block",	   "certs",    "crypto", "Documentation", "drivers", "fs",   "include",
@@ -15,53 +16,12 @@ static const char *const top_dirs[] = {
     "samples", "scripts",  "security", "sound",	 "tools",	  "usr",     "virt",
 };
 
-struct pathmap {
-	const char **keys;
-	const char **vals;
-	size_t cap, n;
-};
-
-static size_t ptr_slot(const struct pathmap *m, const char *k)
+/* The set's strings are interned: a path is one pointer. */
+static void collect(struct ptrmap *seen, const char *path)
 {
-	size_t h = ((uintptr_t)k >> 3) * 0x9e3779b97f4a7c15ull;
-	size_t j = h & (m->cap - 1);
-	while (m->keys[j] && m->keys[j] != k)
-		j = (j + 1) & (m->cap - 1);
-	return j;
-}
-
-static void map_put(struct pathmap *m, const char *k, const char *v)
-{
-	if ((m->n + 1) * 2 > m->cap) {
-		struct pathmap nm = {xcalloc(m->cap ? m->cap * 2 : 256, sizeof(char *)),
-				     xcalloc(m->cap ? m->cap * 2 : 256, sizeof(char *)),
-				     m->cap ? m->cap * 2 : 256, 0};
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->keys[i])
-				map_put(&nm, m->keys[i], m->vals[i]);
-		free(m->keys);
-		free(m->vals);
-		*m = nm;
-	}
-	size_t j = ptr_slot(m, k);
-	if (!m->keys[j])
-		m->n++;
-	m->keys[j] = k;
-	m->vals[j] = v;
-}
-
-static const char *map_get(const struct pathmap *m, const char *k)
-{
-	if (!m->cap)
-		return NULL;
-	size_t j = ptr_slot(m, k);
-	return m->keys[j] ? m->vals[j] : NULL;
-}
-
-static void collect(struct pathmap *seen, const char *path)
-{
-	if (path && *path && !map_get(seen, path))
-		map_put(seen, path, path);
+	bool added;
+	if (path && *path)
+		ptrmap_add(seen, path, &added);
 }
 
 static bool under(const char *path, const char *dir)
@@ -116,7 +76,7 @@ static bool ends_in_arch(const char *path, size_t len)
 	return i >= 6 && !strncmp(path + i - 6, "/arch/", 6);
 }
 
-static char *detect_root_paths(const struct pathmap *seen, const char *const *builds, size_t nb)
+static char *detect_root_paths(const struct ptrmap *seen, const char *const *builds, size_t nb)
 {
 	struct cand *c = NULL;
 	size_t nc = 0, cap = 0;
@@ -149,7 +109,7 @@ static char *detect_root_paths(const struct pathmap *seen, const char *const *bu
 	return root;
 }
 
-static char *detect_arch_paths(const struct pathmap *seen)
+static char *detect_arch_paths(const struct ptrmap *seen)
 {
 	struct cand *c = NULL;
 	size_t nc = 0, cap = 0;
@@ -169,7 +129,7 @@ static char *detect_arch_paths(const struct pathmap *seen)
 }
 
 /* Every distinct path a set mentions (its strings are interned: one per pointer). */
-static void collect_set(const struct diag_set *s, struct pathmap *seen)
+static void collect_set(const struct diag_set *s, struct ptrmap *seen)
 {
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		const struct diag *d = diag_set_get(s, i);
@@ -186,25 +146,23 @@ static void collect_set(const struct diag_set *s, struct pathmap *seen)
 
 char *diagnorm_root(const struct diag_set *raw, const char *const *builds, size_t nb)
 {
-	struct pathmap seen = {0};
+	struct ptrmap seen = {0};
 	collect_set(raw, &seen);
 	char *root = detect_root_paths(&seen, builds, nb);
-	free(seen.keys);
-	free(seen.vals);
+	ptrmap_free(&seen);
 	return root;
 }
 
 char *diagnorm_arch(const struct diag_set *s)
 {
 	/* the files of the first few thousand diagnostics are evidence enough */
-	struct pathmap seen = {0};
+	struct ptrmap seen = {0};
 	for (size_t i = 0; i < diag_set_size(s) && i < 4096; i++) {
 		collect(&seen, diag_set_get(s, i)->loc.file);
 		collect(&seen, diag_set_get(s, i)->spell.file);
 	}
 	char *arch = detect_arch_paths(&seen);
-	free(seen.keys);
-	free(seen.vals);
+	ptrmap_free(&seen);
 	return arch;
 }
 

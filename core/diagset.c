@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strmap.h"
+
 #define ARENA_FIRST (64 * 1024)	    /* a set's first block; each next one doubles */
 #define ARENA_MAX (4 * 1024 * 1024) /* up to this */
 
@@ -539,41 +541,29 @@ static int cmp_full(const void *pa, const void *pb)
 	return diag_cmp(((const struct sort_key *)pa)->d, ((const struct sort_key *)pb)->d);
 }
 
-static size_t str_slot(const char **keys, size_t cap, const char *f)
-{
-	size_t j = (size_t)mix((uintptr_t)f, 0x9e3779b97f4a7c15ull) & (cap - 1);
-	while (keys[j] && keys[j] != f)
-		j = (j + 1) & (cap - 1);
-	return j;
-}
-
 void diag_rank_strings(const char *const *strs, size_t n, uint32_t *out)
 {
-	size_t cap = 64;
-	while (cap < 2 * n)
-		cap *= 2;
-	const char **keys = xcalloc(cap, sizeof(*keys));
-	uint32_t *rank = xmalloc(cap * sizeof(*rank));
+	struct ptrmap seen = {0}; /* distinct pointer -> rank */
 	const char **names = xmalloc((n + 1) * sizeof(*names));
 	size_t nn = 0;
+	bool added;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = strs[i] ? strs[i] : "";
-		size_t j = str_slot(keys, cap, s);
-		if (!keys[j])
-			keys[j] = names[nn++] = s;
+		ptrmap_add(&seen, s, &added);
+		if (added)
+			names[nn++] = s;
 	}
 	qsort(names, nn, sizeof(*names), cmp_name);
 	uint32_t r = 0;
 	for (size_t u = 0; u < nn; u++) {
 		if (u && strcmp(names[u - 1], names[u]))
 			r++;
-		rank[str_slot(keys, cap, names[u])] = r;
+		*ptrmap_add(&seen, names[u], &added) = r;
 	}
 	for (size_t i = 0; i < n; i++)
-		out[i] = rank[str_slot(keys, cap, strs[i] ? strs[i] : "")];
+		out[i] = (uint32_t)*ptrmap_get(&seen, strs[i] ? strs[i] : "");
 	free(names);
-	free(rank);
-	free(keys);
+	ptrmap_free(&seen);
 }
 
 static void radix_sort(struct sort_key *k, size_t n)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/strmap.h"
 #include "core/util.h"
 #include "tests/helpers.h"
 
@@ -61,10 +62,43 @@ static void test_trim_flatten(void)
 	CU_ASSERT_FALSE(str_endswith("a", ".yaml"));
 }
 
+/* Pointer keys: equal texts at two addresses are two keys; a map grows
+ * past many rehashes and keeps every value. */
+static void test_ptrmap(void)
+{
+	struct ptrmap m = {0};
+	CU_ASSERT_PTR_NULL(ptrmap_get(&m, "x"));
+	enum { N = 5000 };
+	char *keys = xmalloc(N);
+	bool added;
+	for (size_t i = 0; i < N; i++) {
+		*ptrmap_add(&m, keys + i, &added) = i * 3;
+		CU_ASSERT_TRUE(added);
+	}
+	*ptrmap_add(&m, keys + 7, &added) += 1;
+	CU_ASSERT_FALSE(added);
+	CU_ASSERT_EQUAL(m.n, N);
+	size_t wrong = 0;
+	for (size_t i = 0; i < N; i++) {
+		const uint64_t *v = ptrmap_get(&m, keys + i);
+		wrong += !v || *v != i * 3 + (i == 7);
+	}
+	CU_ASSERT_EQUAL(wrong, 0);
+	char a[] = "same", b[] = "same";
+	ptrmap_add(&m, a, &added);
+	ptrmap_add(&m, b, &added);
+	CU_ASSERT_TRUE(added);
+	CU_ASSERT_PTR_NULL(ptrmap_get(&m, keys + N));
+	ptrmap_free(&m);
+	CU_ASSERT_PTR_NULL(ptrmap_get(&m, a));
+	free(keys);
+}
+
 void suite_util(void)
 {
 	CU_pSuite s = CU_add_suite("util", NULL, NULL);
 	CU_add_test(s, "strbuf", test_strbuf);
 	CU_add_test(s, "atomic write", test_atomic_write);
 	CU_add_test(s, "trim and flatten", test_trim_flatten);
+	CU_add_test(s, "pointer-keyed map", test_ptrmap);
 }
