@@ -200,7 +200,8 @@ static bool match(pcre2_match_data *md, pcre2_code *re, const char *s, struct st
 
 /* A flag or file pattern's result on one flag, family or file, kept per
  * rule and pattern: a log has few distinct flags and files and many
- * diagnostics. */
+ * diagnostics. Keyed by pointer: a set's strings are interned (a text at
+ * two addresses is only worked out twice). */
 struct hit {
 	bool ok;
 	size_t len;
@@ -208,8 +209,8 @@ struct hit {
 };
 
 struct hit_cache {
-	struct strmap map;
-	const char *last; /* the interned string asked last, and its answer */
+	struct ptrmap map; /* string -> struct hit */
+	const char *last;  /* the string asked last, and its answer */
 	struct hit *last_hit;
 };
 
@@ -218,8 +219,13 @@ static bool match_cached(pcre2_match_data *md, pcre2_code *re, struct hit_cache 
 {
 	if (!re)
 		return true;
-	struct hit *h =
-	    s && s == cache->last ? cache->last_hit : strmap_get(&cache->map, s ? s : "");
+	if (!s)
+		s = "";
+	struct hit *h = s == cache->last ? cache->last_hit : NULL;
+	bool added = false;
+	uint64_t *v = h ? NULL : ptrmap_add(&cache->map, s, &added);
+	if (v && !added)
+		h = (struct hit *)(uintptr_t)*v;
 	if (!h) {
 		size_t from = sub->len;
 		bool ok = match(md, re, s, sub);
@@ -230,7 +236,7 @@ static bool match_cached(pcre2_match_data *md, pcre2_code *re, struct hit_cache 
 		sub->len = from;
 		if (sub->buf)
 			sub->buf[from] = '\0';
-		strmap_put(&cache->map, s ? s : "", h);
+		*v = (uintptr_t)h;
 	}
 	cache->last = s;
 	cache->last_hit = h;
@@ -272,11 +278,10 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 		}
 	}
 	for (size_t k = 0; k < 2 * r->n; k++) {
-		const char *key;
-		void *v;
-		for (size_t j = 0; strmap_next(&cache[k].map, &j, &key, &v);)
-			free(v);
-		strmap_free(&cache[k].map);
+		for (size_t j = 0; j < cache[k].map.cap; j++)
+			if (cache[k].map.keys[j])
+				free((void *)(uintptr_t)cache[k].map.vals[j]);
+		ptrmap_free(&cache[k].map);
 	}
 	free(cache);
 	free(names);
