@@ -13,6 +13,11 @@ const struct badinput_row badinput_rows[] = {
      "klang: not a git repository: missing"},
     {"a directory that is not a repository", "mkdir -p plain", "klang stack --repo plain", 2,
      "klang: not a git repository: /path/to/plain"},
+    {"build logs given to the workbench outside a repository", NULL,
+     "klang --gcc-log g.log --clang-log c.log", 2,
+     "klang: not a git repository: /path/to\n"
+     "klang: to compare the logs without a repository: klang diag diff --gcc g.log --clang "
+     "c.log"},
     {"missing base ref", NULL, "klang stack --repo r --base v9.9", 2,
      "klang: base 'v9.9' not found in /path/to/r"},
     {"missing head ref", NULL, SERIES " --head nope", 2,

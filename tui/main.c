@@ -231,6 +231,11 @@ int tui_main(int argc, char **argv)
 	struct stack st;
 	if (open_stack(&o, &st, &e)) {
 		warnx_("%s", e.msg);
+		if (o.gcc_log && o.clang_log && !o.repo && !o.patchset &&
+		    str_startswith(e.msg, "not a git repository"))
+			warnx_("to compare the logs without a repository: klang diag diff --gcc %s "
+			       "--clang %s",
+			       o.gcc_log, o.clang_log);
 		if (o.theme)
 			theme_free(&requested);
 		patchset_free(&patchset);
