@@ -50,12 +50,19 @@ static void help_open(struct view *v)
 {
 	help_view_free();
 	for (int s = 0; s < SCOPE_COUNT; s++) {
-		if (nlines)
-			add(-1, ACT_NONE);
-		add(s, ACT_NONE);
-		for (int a = ACT_NONE + 1; a < ACT_END; a++)
-			if ((int)action_info(a)->scope == s)
-				add(s, a);
+		size_t title = nlines;
+		for (int a = ACT_NONE + 1; a < ACT_END; a++) {
+			if ((int)action_info(a)->scope != s)
+				continue;
+			/* a scope with no action of its own (its keys are shown
+			 * under Everywhere) gets no title either */
+			if (nlines == title) {
+				if (nlines)
+					add(-1, ACT_NONE);
+				add(s, ACT_NONE);
+			}
+			add(s, a);
+		}
 	}
 	v->lines = nlines;
 }
