@@ -76,13 +76,21 @@ void diag_write_tsv(FILE *f, struct diag *const *rows, size_t n, enum diag_view 
 	sb_free(&g);
 }
 
+void diag_loc_text(struct strbuf *sb, const struct diag_loc *l)
+{
+	sb_adds(sb, *l->file ? l->file : "<build>");
+	if (l->line)
+		sb_addf(sb, ":%u", l->line);
+	if (l->col)
+		sb_addf(sb, ":%u", l->col);
+}
+
 static void print_loc(FILE *f, const struct diag_loc *l)
 {
-	fputs(*l->file ? l->file : "<build>", f);
-	if (l->line)
-		fprintf(f, ":%u", l->line);
-	if (l->col)
-		fprintf(f, ":%u", l->col);
+	struct strbuf sb = STRBUF_INIT;
+	diag_loc_text(&sb, l);
+	fputs(sb_str(&sb), f);
+	sb_free(&sb);
 }
 
 void diag_write_quickfix(FILE *f, struct diag *const *rows, size_t n, enum diag_view v)

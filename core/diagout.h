@@ -16,6 +16,10 @@ enum diag_view { DIAG_VIEW_PARSE, DIAG_VIEW_COMPILERS, DIAG_VIEW_BASELINE };
 
 const char *diag_row_side(const struct diag *d, enum diag_view v);
 
+/* file:line:col as compilers print it; an unknown line or column (0) is left
+ * out (kernel-doc and the linker give no column), no file is "<build>". */
+void diag_loc_text(struct strbuf *sb, const struct diag_loc *l);
+
 #define DIAG_TSV_HEADER "side\tfile\tline\tcolumn\tfamily\tflag\tgroup\toccurrences\tmessage\n"
 void diag_write_tsv(FILE *f, struct diag *const *rows, size_t n, enum diag_view v);
 void diag_write_quickfix(FILE *f, struct diag *const *rows, size_t n, enum diag_view v);

@@ -53,6 +53,14 @@ static void test_gcc_x86(void)
 	CU_ASSERT_EQUAL(d->loc.col, 0);
 	CU_ASSERT_STRING_EQUAL(d->source,
 			       " * We have three kinds of time sources to use for sleep time");
+	/* shown as file:line, not file:line:0 */
+	struct strbuf loc = STRBUF_INIT;
+	diag_loc_text(&loc, &d->loc);
+	CU_ASSERT_STRING_EQUAL(sb_str(&loc), "kernel/time/timekeeping.c:1705");
+	sb_reset(&loc);
+	diag_loc_text(&loc, &(struct diag_loc){"", 0, 0});
+	CU_ASSERT_STRING_EQUAL(sb_str(&loc), "<build>");
+	sb_free(&loc);
 	CU_ASSERT_EQUAL(dt_count(s, "arch/x86/events/intel/pt.c", 1220), 3);
 	/* a note of gcc, not a warning of its own */
 	d = dt_find(s, "kernel/time/hrtimer.c", 124, "-Woverride-init");

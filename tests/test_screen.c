@@ -577,7 +577,8 @@ static void test_mbox_stack(void)
 }
 
 /* The warnings view on the real x86 tinyconfig logs: the clang-only rows by
- * group, Enter opens the source pane, s shows the gcc-only ones. */
+ * group, Enter opens the source pane, s shows the gcc-only ones. Keys typed
+ * ahead, before the view has been drawn once, act on the loaded view. */
 static void test_warnings_view(void)
 {
 	char *outdir = test_tmpdir();
@@ -606,6 +607,18 @@ static void test_warnings_view(void)
 	CU_ASSERT_PTR_NULL(strstr(screen[2], "cacheinfo.c:730:15"));
 	for (int i = 0; i < 3; i++)
 		free(screen[i]);
+	free(script);
+	script = write_script(outdir, ":type 4sss/kernel/exit.c<Enter>\n:save-display w4\n");
+	CU_ASSERT_EQUAL(run_klang(script, repo_dir, args, NULL, outdir, NULL), 0);
+	char *path = xasprintf("%s/w4", outdir);
+	char *ahead = read_or_empty(path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ahead, "[warnings] all: 2 clang-only, 5 gcc-only"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ahead, "/kernel/exit.c: line "));
+	CU_ASSERT_PTR_NULL(strstr(ahead, "no match"));
+	if (!strstr(ahead, "/kernel/exit.c: line "))
+		fprintf(stderr, "typed ahead:\n%s\n", ahead);
+	free(ahead);
+	free(path);
 	free(script);
 	free(args);
 	free(gcc);

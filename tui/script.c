@@ -101,7 +101,9 @@ static int save(const char *path, char *text, struct kerr *e)
 	return rc;
 }
 
-static void feed_keys(const char *s, const struct loop_ui *ui)
+/* Keys one by one with a redraw before each, as typed; a burst (typed
+ * ahead, pasted, or sent by tmux send-keys) has no redraw between keys. */
+static void feed_keys(const char *s, const struct loop_ui *ui, bool burst)
 {
 	size_t len = strlen(s);
 	mbstate_t st;
@@ -121,10 +123,13 @@ static void feed_keys(const char *s, const struct loop_ui *ui)
 			n = (int)k;
 			key = (int)wc;
 		}
-		loop_iterate(ui, 0);
-		ui->redraw();
+		if (!burst) {
+			loop_iterate(ui, 0);
+			ui->redraw();
+		}
 		ui_key(key, *s == '<' && key >= KEY_MIN);
-		loop_iterate(ui, 0);
+		if (!burst)
+			loop_iterate(ui, 0);
 		s += n;
 		len -= (size_t)n;
 	}
@@ -155,6 +160,10 @@ static int command(char *cmd, const struct loop_ui *ui, const char *where, struc
 		int ms = atoi(arg);
 		for (int i = 0; i < ms / 10 && !loop_quitting() && (!tour || tour_playing()); i++)
 			loop_iterate(ui, 10);
+		return 0;
+	}
+	if (!strcmp(cmd, ":type") && *arg) {
+		feed_keys(arg, ui, true);
 		return 0;
 	}
 	if (!strcmp(cmd, ":mouse")) {
@@ -202,7 +211,7 @@ int script_run(const char *path, const struct loop_ui *ui, struct kerr *e)
 			rc = command(s, ui, where, e);
 			free(where);
 		} else {
-			feed_keys(s, ui);
+			feed_keys(s, ui, false);
 		}
 	}
 	free(text);

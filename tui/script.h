@@ -4,7 +4,10 @@
  *
  *   # a comment
  *   jjJ<Down>/fix<Enter>      keys: characters, <Name> (<Enter> <Esc> <C-f>
- *                             <PgDown> <Up> <F1> <Space> <LessThan> ...)
+ *                             <PgDown> <Up> <F1> <Space> <LessThan> ...),
+ *                             a redraw before each
+ *   :type KEYS                keys as one burst, no redraw between them
+ *                             (typed ahead, pasted, tmux send-keys)
  *   :save-display FILE        the screen as plain text (UTF-8)
  *   :save-attrs FILE          which theme element draws where, per row
  *   :resize COLSxROWS         as if the terminal was resized

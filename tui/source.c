@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/blame.h"
+#include "core/diagout.h"
 #include "tui/prompt.h"
 
 #include "tui/views.h"
@@ -197,25 +198,28 @@ static void source_open(struct view *v)
 		S.at = d ? d->loc : (struct diag_loc){"", 0, 0};
 	}
 	if (d) {
-		add(SRC_HEADER, d->loc,
-		    xasprintf("%s:%u:%u: %s [%s]%s%s", d->loc.file, d->loc.line, d->loc.col,
-			      d->message, d->flag, d->triage_note ? "  note: " : "",
-			      d->triage_note ? d->triage_note : ""));
+		struct strbuf sb = STRBUF_INIT;
+		diag_loc_text(&sb, &d->loc);
+		sb_addf(&sb, ": %s [%s]%s%s", d->message, d->flag, d->triage_note ? "  note: " : "",
+			d->triage_note ? d->triage_note : "");
+		add(SRC_HEADER, d->loc, sb_detach(&sb));
 		if (S.at.line != d->loc.line || strcmp(S.at.file, d->loc.file))
 			add(SRC_HEADER, S.at,
 			    xasprintf("showing %s:%u (Enter on the first line goes back)",
 				      S.at.file, S.at.line));
 		add_context(S.at);
 		if (d->spell.line &&
-		    (d->spell.line != d->loc.line || strcmp(d->spell.file, d->loc.file)))
-			add(SRC_ENTRY, d->spell,
-			    xasprintf("spelled at %s:%u:%u", d->spell.file, d->spell.line,
-				      d->spell.col));
+		    (d->spell.line != d->loc.line || strcmp(d->spell.file, d->loc.file))) {
+			sb_adds(&sb, "spelled at ");
+			diag_loc_text(&sb, &d->spell);
+			add(SRC_ENTRY, d->spell, sb_detach(&sb));
+		}
 		for (size_t i = 0; i < d->nnotes; i++) {
 			const struct diag_note *no = &d->notes[i];
-			add(SRC_ENTRY, no->loc,
-			    xasprintf("%s: %s:%u:%u: %s", note_label(no), no->loc.file,
-				      no->loc.line, no->loc.col, no->msg ? no->msg : ""));
+			sb_addf(&sb, "%s: ", note_label(no));
+			diag_loc_text(&sb, &no->loc);
+			sb_addf(&sb, ": %s", no->msg ? no->msg : "");
+			add(SRC_ENTRY, no->loc, sb_detach(&sb));
 		}
 		for (size_t i = d->nincludes; i-- > 0;)
 			add(SRC_ENTRY, d->includes[i],

@@ -303,11 +303,14 @@ static bool open_view_key(int action)
 	return false;
 }
 
+static void open_pending(struct view *v);
+
 void ui_action(int action)
 {
 	struct view *v = display[focus];
 	if (!v)
 		return;
+	open_pending(v);
 	if (v->ops->request && v->ops->request(v, action))
 		return;
 	switch (action) {
@@ -514,14 +517,23 @@ static void draw_title(struct view *v, bool focused)
 	sb_free(&sb);
 }
 
-static void draw_view(struct view *v, bool focused)
+/* A view opens (loads) when first drawn, or earlier when a key reaches it
+ * before the redraw: keys typed ahead act on what they will see. */
+static void open_pending(struct view *v)
 {
+	if (layout_dirty)
+		layout();
 	if (v->need_open) {
 		v->need_open = false;
 		if (v->ops->open)
 			v->ops->open(v);
 		view_fix_position(v);
 	}
+}
+
+static void draw_view(struct view *v, bool focused)
+{
+	open_pending(v);
 	wbkgdset(v->win, ' ' | display_attr(ELEM_DEFAULT));
 	werase(v->win);
 	struct line_draw d;

@@ -12,6 +12,7 @@
 #include "core/buildlogs.h"
 #include "core/diag.h"
 #include "core/diagdiff.h"
+#include "core/diagout.h"
 #include "core/links.h"
 #include "core/group.h"
 #include "core/strmap.h"
@@ -307,8 +308,9 @@ static bool contains_nocase(const char *hay, const char *needle)
 
 static void diag_text(const struct diag *d, struct strbuf *sb)
 {
-	sb_addf(sb, "%s %s:%u:%u %s %s", diag_side_name(d->side), d->loc.file, d->loc.line,
-		d->loc.col, d->flag, d->message);
+	sb_addf(sb, "%s ", diag_side_name(d->side));
+	diag_loc_text(sb, &d->loc);
+	sb_addf(sb, " %s %s", d->flag, d->message);
 }
 
 static bool shown_by_filters(const struct diag *d)
@@ -824,9 +826,10 @@ static bool warnings_request(struct view *v, int action)
 		return true;
 	case ACT_COPY:
 		if (d) {
-			char *loc = xasprintf("%s:%u:%u", d->loc.file, d->loc.line, d->loc.col);
-			tui_copy("location", loc);
-			free(loc);
+			struct strbuf loc = STRBUF_INIT;
+			diag_loc_text(&loc, &d->loc);
+			tui_copy("location", sb_str(&loc));
+			sb_free(&loc);
 		}
 		return true;
 	case ACT_COPY_LINK:
