@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/buildrec.h"
 #include "core/util.h"
 
 /* 0 gcc, 1 clang, -1 neither. */
@@ -66,76 +67,104 @@ static int cmp_pair(const void *a, const void *b)
 		      ((const struct buildlog_pair *)b)->arch);
 }
 
-size_t buildlogs_find(const char *repo, struct buildlog_pair **out)
-{
-	char *root = xasprintf("%s/.klang/out", repo ? repo : ".");
-	DIR *dir = opendir(root);
+struct scan {
 	struct {
 		char *arch;
 		struct cand c[2];
-	} *a = NULL;
-	size_t na = 0, cap = 0;
+	} * a;
+	size_t na, cap;
+};
+
+/* A finished log of arch (alen bytes) and compiler kind: kept when newer
+ * than the one held. `written` is when its summary or record was written,
+ * after the log once the build finished; a log left alone for 10 minutes
+ * counts too (copied in, or its klang was killed). Takes path. */
+static void consider(struct scan *s, const char *arch, size_t alen, int kind, char *path,
+		     const struct stat *written)
+{
+	struct stat sl;
+	if (stat(path, &sl) || !S_ISREG(sl.st_mode) ||
+	    !((written && written->st_mtime >= sl.st_mtime) || sl.st_mtime < time(NULL) - 600)) {
+		free(path);
+		return;
+	}
+	size_t i = 0;
+	while (i < s->na && (strlen(s->a[i].arch) != alen || strncmp(s->a[i].arch, arch, alen)))
+		i++;
+	if (i == s->na) {
+		ALLOC_GROW(s->a, s->na + 1, s->cap);
+		memset(&s->a[s->na], 0, sizeof(s->a[s->na]));
+		s->a[s->na++].arch = xstrndup(arch, alen);
+	}
+	struct cand c = {path, sl.st_mtime};
+	if (better(&c, &s->a[i].c[kind])) {
+		free(s->a[i].c[kind].path);
+		s->a[i].c[kind] = c;
+	} else {
+		free(path);
+	}
+}
+
+/* <repo>/.klang/out/<arch>-<toolchain>/build.log, the default --out. */
+static void scan_out(struct scan *s, const char *repo)
+{
+	char *root = xasprintf("%s/.klang/out", repo);
+	DIR *dir = opendir(root);
 	struct dirent *de;
 	while (dir && (de = readdir(dir))) {
 		int kind;
 		size_t alen = build_dir_arch(de->d_name, &kind);
 		if (kind < 0)
 			continue;
-		struct cand c = {.path = xasprintf("%s/%s/build.log", root, de->d_name)};
 		char *sum = xasprintf("%s/%s/summary.json", root, de->d_name);
-		struct stat sl, ss;
-		if (stat(c.path, &sl) || !S_ISREG(sl.st_mode)) {
-			free(c.path);
-			free(sum);
-			continue;
-		}
-		c.mtime = sl.st_mtime;
-		/* finished: its summary written after the log, or a log left
-		 * alone for 10 minutes (copied in, or its klang was killed) */
-		bool finished = (!stat(sum, &ss) && ss.st_mtime >= sl.st_mtime) ||
-				sl.st_mtime < time(NULL) - 600;
+		struct stat ss;
+		bool has_sum = !stat(sum, &ss);
 		free(sum);
-		if (!finished) {
-			free(c.path);
-			continue;
-		}
-		size_t i = 0;
-		while (i < na &&
-		       (strlen(a[i].arch) != alen || strncmp(a[i].arch, de->d_name, alen)))
-			i++;
-		if (i == na) {
-			ALLOC_GROW(a, na + 1, cap);
-			memset(&a[na], 0, sizeof(a[na]));
-			a[na++].arch = xstrndup(de->d_name, alen);
-		}
-		if (better(&c, &a[i].c[kind])) {
-			free(a[i].c[kind].path);
-			a[i].c[kind] = c;
-		} else {
-			free(c.path);
-		}
+		consider(s, de->d_name, alen, kind, xasprintf("%s/%s/build.log", root, de->d_name),
+			 has_sum ? &ss : NULL);
 	}
 	if (dir)
 		closedir(dir);
 	free(root);
-	struct buildlog_pair *p = xcalloc(na + 1, sizeof(*p));
+}
+
+/* <repo>/.klang/builds/NAME.json, the records of finished builds: their logs
+ * wherever --out put them. */
+static void from_record(json_t *rec, const struct stat *sr, void *data)
+{
+	const char *arch = json_string_value(json_object_get(rec, "arch"));
+	const char *tc = json_string_value(json_object_get(rec, "toolchain"));
+	const char *log = json_string_value(json_object_get(rec, "log"));
+	int kind = tc ? toolchain_kind(tc) : -1;
+	if (arch && *arch && log && *log == '/' && kind >= 0)
+		consider(data, arch, strlen(arch), kind, xstrdup(log), sr);
+}
+
+size_t buildlogs_find(const char *repo, struct buildlog_pair **out)
+{
+	struct scan s = {0};
+	scan_out(&s, repo ? repo : ".");
+	char *records = xasprintf("%s/.klang/builds", repo ? repo : ".");
+	buildrec_each(records, from_record, &s);
+	free(records);
+	struct buildlog_pair *p = xcalloc(s.na + 1, sizeof(*p));
 	size_t n = 0;
-	for (size_t i = 0; i < na; i++) {
-		if (a[i].c[0].path && a[i].c[1].path) {
+	for (size_t i = 0; i < s.na; i++) {
+		if (s.a[i].c[0].path && s.a[i].c[1].path) {
 			p[n++] = (struct buildlog_pair){
-			    .arch = a[i].arch,
-			    .gcc = a[i].c[0].path,
-			    .clang = a[i].c[1].path,
-			    .gcc_mtime = a[i].c[0].mtime,
-			    .clang_mtime = a[i].c[1].mtime,
+			    .arch = s.a[i].arch,
+			    .gcc = s.a[i].c[0].path,
+			    .clang = s.a[i].c[1].path,
+			    .gcc_mtime = s.a[i].c[0].mtime,
+			    .clang_mtime = s.a[i].c[1].mtime,
 			};
 			continue;
 		}
-		free(a[i].arch);
-		free(a[i].c[0].path);
-		free(a[i].c[1].path);
+		free(s.a[i].arch);
+		free(s.a[i].c[0].path);
+		free(s.a[i].c[1].path);
 	}
-	free(a);
+	free(s.a);
 	qsort(p, n, sizeof(*p), cmp_pair);
 	*out = p;
 	return n;

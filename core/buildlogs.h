@@ -1,5 +1,6 @@
 /* The build logs the warnings view compares: per arch, the newest GCC and
- * the newest Clang log under <repo>/.klang/out/<arch>-<toolchain>/. */
+ * the newest Clang log under <repo>/.klang/out/<arch>-<toolchain>/ or named
+ * by a record under <repo>/.klang/builds/ (klang build --out elsewhere). */
 #ifndef KLANG_CORE_BUILDLOGS_H
 #define KLANG_CORE_BUILDLOGS_H
 
@@ -12,9 +13,10 @@ struct buildlog_pair {
 	time_t gcc_mtime, clang_mtime;
 };
 
-/* Scan <repo>/.klang/out/. A toolchain "gcc*" or a path ending in gcc is
- * GCC, "llvm*" and "clang*" are Clang. A build counts once it finished
- * (summary.json written after its log, or a log untouched for 10 minutes):
+/* Scan <repo>/.klang/out/ and the records. A toolchain "gcc*" or a path
+ * ending in gcc is GCC, "llvm*" and "clang*" are Clang. A build counts once
+ * it finished (summary.json or its record written after its log, or a log
+ * untouched for 10 minutes):
  * a log still being written is never read. Arches with both compilers,
  * sorted by name. Returns the number of pairs; free with buildlogs_free. */
 size_t buildlogs_find(const char *repo, struct buildlog_pair **out);

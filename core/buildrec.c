@@ -88,6 +88,49 @@ static unsigned long record_objects(json_t *r)
 	return st && !strcmp(st, "ok") && n > 0 ? (unsigned long)n : 0;
 }
 
+void buildrec_each(const char *dir, buildrec_fn fn, void *data)
+{
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || !str_endswith(de->d_name, ".json"))
+			continue;
+		char *p = xasprintf("%s/%s", dir, de->d_name);
+		struct stat st;
+		json_t *o = stat(p, &st) ? NULL : json_load_file(p, 0, NULL);
+		free(p);
+		if (json_is_object(o))
+			fn(o, &st, data);
+		json_decref(o);
+	}
+	if (d)
+		closedir(d);
+}
+
+struct estimate {
+	struct build *b;
+	int best;
+};
+
+/* an estimate: the same config built for this arch with another toolchain
+ * compiles nearly the same objects; another arch, roughly */
+static void estimate(json_t *o, const struct stat *st, void *data)
+{
+	struct estimate *es = data;
+	(void)st;
+	const char *config = json_string_value(json_object_get(o, "config"));
+	const char *arch = json_string_value(json_object_get(o, "arch"));
+	unsigned long objs = record_objects(o);
+	if (objs && config && !strcmp(config, es->b->config)) {
+		int score = arch && !strcmp(arch, es->b->arch) ? 2 : 1;
+		if (score > es->best) {
+			es->best = score;
+			es->b->progress.expected = objs;
+			es->b->expected_estimated = true;
+		}
+	}
+}
+
 void buildrec_load_expected(const char *dir, struct build *b)
 {
 	b->progress.expected = 0;
@@ -103,32 +146,7 @@ void buildrec_load_expected(const char *dir, struct build *b)
 		b->progress.expected = n;
 		return;
 	}
-	/* an estimate: the same config built for this arch with another
-	 * toolchain compiles nearly the same objects; another arch, roughly */
-	DIR *d = opendir(dir);
-	int best = 0;
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		if (!str_endswith(de->d_name, ".json"))
-			continue;
-		char *p = xasprintf("%s/%s", dir, de->d_name);
-		json_t *o = json_load_file(p, 0, NULL);
-		free(p);
-		const char *config = json_string_value(json_object_get(o, "config"));
-		const char *arch = json_string_value(json_object_get(o, "arch"));
-		unsigned long objs = o ? record_objects(o) : 0;
-		if (objs && config && !strcmp(config, b->config)) {
-			int score = arch && !strcmp(arch, b->arch) ? 2 : 1;
-			if (score > best) {
-				best = score;
-				b->progress.expected = objs;
-				b->expected_estimated = true;
-			}
-		}
-		json_decref(o);
-	}
-	if (d)
-		closedir(d);
+	buildrec_each(dir, estimate, &(struct estimate){b, 0});
 }
 
 /* Kbuild records what it saw: CONFIG_CC_VERSION_TEXT in <out>/.config. */

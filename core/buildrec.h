@@ -4,7 +4,15 @@
 #ifndef KLANG_CORE_BUILDREC_H
 #define KLANG_CORE_BUILDREC_H
 
+#include <jansson.h>
+#include <sys/stat.h>
+
 #include "core/build.h"
+
+/* Each record (a JSON object) under dir with its file's stat; unreadable
+ * and broken records are skipped. dir may be NULL or missing. */
+typedef void (*buildrec_fn)(json_t *rec, const struct stat *st, void *data);
+void buildrec_each(const char *dir, buildrec_fn fn, void *data);
 
 /* Set b->progress.expected from the previous record of the same build, else
  * from a similar one (same config; same arch preferred), else leave it 0. */

@@ -667,6 +667,21 @@ static void test_builds_view(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "[####################]"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "-- log of arm64-llvm --"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "LD      vmlinux"));
+	/* the next session shows what those builds left: outcome and log */
+	free(script);
+	script = write_script(outdir, "3\nj\n:save-display again\n");
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
+	char *again = xasprintf("%s/again", outdir), *t_again = read_or_empty(again);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(t_again, "arm64-llvm    idle (b to start)   last: ok, defconfig, "));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(t_again, "x86_64-gcc    idle (b to start)   last: ok, defconfig, "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_again, "-- last log of arm64-gcc: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_again, "LD      vmlinux"));
+	if (!strstr(t_again, "-- last log of arm64-gcc: "))
+		fprintf(stderr, "builds view, next session:\n%s\n", t_again);
+	free(t_again);
+	free(again);
 	free(t_idle);
 	free(t_started);
 	free(t_last);

@@ -163,6 +163,61 @@ static void test_buildlogs(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(sig, "arm64 "));
 	free(sig);
 	buildlogs_free(p, n);
+	/* builds with --out elsewhere are found by their records: riscv's
+	 * Clang log; not a log still being written after its record (an old
+	 * record, a new run), a record of no log, a broken record */
+	struct kerr e;
+	char *recs = xasprintf("%s/.klang/builds", repo);
+	char *rv = xasprintf("%s/elsewhere/riscv-llvm/build.log", top);
+	char *xl = xasprintf("%s/elsewhere/x86_64-llvm/build.log", top);
+	const char *rec = "{\"name\": \"%s\", \"arch\": \"%s\", \"toolchain\": \"%s\", "
+			  "\"status\": \"ok\", \"log\": \"%s\"}\n";
+	struct {
+		const char *file, *arch, *tc, *log;
+		time_t log_mtime, rec_mtime;
+	} recdata[] = {
+	    {"riscv-llvm-tinyconfig.json", "riscv", "llvm", rv, 1700000200, 1700000300},
+	    {"x86_64-llvm-tinyconfig.json", "x86_64", "llvm", xl, time(NULL), 1700000300},
+	    {"arm64-clang-tinyconfig.json", "arm64", "clang", "/nonexistent/build.log", 0, 0},
+	};
+	size_t loglen;
+	char *logtext = read_file(x86_clang, &loglen, &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(logtext);
+	CU_ASSERT_EQUAL_FATAL(mkdir_p(recs, &e), 0);
+	for (size_t i = 0; i < sizeof(recdata) / sizeof(*recdata); i++) {
+		char *dir = xstrdup(recdata[i].log),
+		     *path = xasprintf("%s/%s", recs, recdata[i].file);
+		*strrchr(dir, '/') = '\0';
+		char *text =
+		    xasprintf(rec, recdata[i].file, recdata[i].arch, recdata[i].tc, recdata[i].log);
+		struct utimbuf tl = {recdata[i].log_mtime, recdata[i].log_mtime};
+		struct utimbuf tr = {recdata[i].rec_mtime, recdata[i].rec_mtime};
+		if (recdata[i].log_mtime)
+			CU_ASSERT_FATAL(!mkdir_p(dir, &e) &&
+					!write_file_atomic(recdata[i].log, logtext, loglen, &e) &&
+					!utime(recdata[i].log, &tl));
+		CU_ASSERT_FATAL(!write_file_atomic(path, text, strlen(text), &e) &&
+				(!recdata[i].rec_mtime || !utime(path, &tr)));
+		free(text);
+		free(path);
+		free(dir);
+	}
+	char *broken = xasprintf("%s/broken.json", recs);
+	CU_ASSERT_EQUAL(write_file_atomic(broken, "{\"arch\": ", 9, &e), 0);
+	n = buildlogs_find(repo, &p);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_STRING_EQUAL(p[1].arch, "riscv");
+	CU_ASSERT_STRING_EQUAL(p[1].clang, rv);
+	CU_ASSERT_PTR_NOT_NULL(strstr(p[1].gcc, "/.klang/out/riscv-gcc/build.log"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(p[2].clang, "/.klang/out/x86_64-llvm/build.log"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(p[0].clang, "/.klang/out/arm64-llvm/build.log"));
+	buildlogs_free(p, n);
+	test_rmdir(recs);
+	free(broken);
+	free(logtext);
+	free(recs);
+	free(rv);
+	free(xl);
 	/* an empty repository has none */
 	n = buildlogs_find(top, &p);
 	CU_ASSERT_EQUAL(n, 0);

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/build.h"
+#include "core/buildrec.h"
 #include "tui/loop.h"
 #include "tui/prompt.h"
 #include "tui/views.h"
@@ -26,8 +28,10 @@ static const char *const toolchains[] = {"llvm", "gcc"};
 struct row {
 	char name[32];
 	const char *arch, *toolchain;
-	struct build *b; /* NULL until started (or when bmgr_add failed) */
-	char *error;	 /* why it could not be queued */
+	struct build *b;       /* NULL until started (or when bmgr_add failed) */
+	char *error;	       /* why it could not be queued */
+	char *last, *last_log; /* the newest record of this build (klang build) */
+	time_t last_mtime;
 };
 
 static struct {
@@ -56,9 +60,8 @@ static void clear_tail(void)
 static void read_tail(const struct row *r)
 {
 	clear_tail();
-	if (!r->b || !r->b->log_path)
-		return;
-	int fd = open(r->b->log_path, O_RDONLY | O_CLOEXEC);
+	const char *log = r->b ? r->b->log_path : r->last_log;
+	int fd = log ? open(log, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0)
 		return;
 	off_t end = lseek(fd, 0, SEEK_END);
@@ -134,8 +137,11 @@ static void on_exit_hook(int sig, void *data)
 		B.mgr_ok = false;
 	}
 	clear_tail();
-	for (size_t i = 0; i < NROWS; i++)
+	for (size_t i = 0; i < NROWS; i++) {
 		free(B.rows[i].error);
+		free(B.rows[i].last);
+		free(B.rows[i].last_log);
+	}
 	free(B.repo);
 	free(B.out);
 	free(B.records);
@@ -226,17 +232,52 @@ static void start_all(void)
 	report("builds: %d started%s", started, failed ? ", some could not start" : "");
 }
 
-static void builds_open(struct view *v)
-{
-	init_once();
-	(void)v;
-	relayout();
-}
-
 static void fmt_time(char *buf, size_t n, double secs)
 {
 	long s = secs < 0 ? 0 : (long)secs;
 	snprintf(buf, n, "%ld:%02ld", s / 60, s % 60);
+}
+
+/* A record of the row's name, newer than the one held: what it says. */
+static void last_record(json_t *rec, const struct stat *st, void *data)
+{
+	(void)data;
+	const char *name = json_string_value(json_object_get(rec, "name"));
+	const char *status = json_string_value(json_object_get(rec, "status"));
+	const char *config = json_string_value(json_object_get(rec, "config"));
+	const char *log = json_string_value(json_object_get(rec, "log"));
+	for (size_t i = 0; name && status && i < NROWS; i++) {
+		struct row *r = &B.rows[i];
+		if (strcmp(name, r->name) || (r->last && st->st_mtime <= r->last_mtime))
+			continue;
+		char when[32], took[32];
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M", localtime(&st->st_mtime));
+		fmt_time(took, sizeof(took), json_number_value(json_object_get(rec, "seconds")));
+		free(r->last);
+		free(r->last_log);
+		r->last = xasprintf("last: %s, %s, %lld obj, %lld warn, %lld err, %s, %s", status,
+				    config ? config : "?",
+				    json_integer_value(json_object_get(rec, "objects")),
+				    json_integer_value(json_object_get(rec, "warnings")),
+				    json_integer_value(json_object_get(rec, "errors")), took, when);
+		r->last_log = log ? xstrdup(log) : NULL;
+		r->last_mtime = st->st_mtime;
+	}
+}
+
+static void builds_open(struct view *v)
+{
+	init_once();
+	/* builds run before (here or by klang build, any --out): their
+	 * outcome and log until this row's build starts */
+	for (size_t i = 0; i < NROWS; i++) {
+		free(B.rows[i].last);
+		free(B.rows[i].last_log);
+		B.rows[i].last = B.rows[i].last_log = NULL;
+	}
+	buildrec_each(B.records, last_record, NULL);
+	read_tail(&B.rows[selected_row(v)]);
+	relayout();
 }
 
 static enum theme_elem status_elem(enum build_status s)
@@ -263,6 +304,8 @@ static void draw_row(struct line_draw *d, const struct row *r)
 			draw_text(d, ELEM_FAILED, r->error, -1);
 		else
 			draw_text(d, ELEM_DEFAULT, "idle (b to start)", -1);
+		if (r->last)
+			draw_textf(d, ELEM_META, "   %s", r->last);
 		return;
 	}
 	const struct build *b = r->b;
@@ -309,7 +352,12 @@ static void builds_draw(struct view *v, struct line_draw *d, size_t lineno)
 		return;
 	}
 	if (lineno == NROWS) {
-		draw_textf(d, ELEM_HEADER, "-- log of %s --", B.rows[selected_row(v)].name);
+		const struct row *r = &B.rows[selected_row(v)];
+		if (r->b)
+			draw_textf(d, ELEM_HEADER, "-- log of %s --", r->name);
+		else
+			draw_textf(d, ELEM_HEADER, "-- last log of %s: %s --", r->name,
+				   r->last_log);
 		return;
 	}
 	size_t i = lineno - NROWS - 1;
