@@ -3,6 +3,7 @@
  * them, and the command line that repeats it by hand. */
 #include "core/buildplan.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -188,6 +189,56 @@ static void sanitize(char *s)
 			*s = '_';
 }
 
+/* ARCH names the top Makefile maps to another arch/ directory (SRCARCH). */
+static const char *src_arch(const char *arch)
+{
+	static const char *const map[][2] = {{"i386", "x86"},
+					     {"x86_64", "x86"},
+					     {"sparc32", "sparc"},
+					     {"sparc64", "sparc"},
+					     {"parisc64", "parisc"}};
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (!strcmp(arch, map[i][0]))
+			return map[i][1];
+	return arch;
+}
+
+/* A tree with an arch/ directory must have the one of ARCH, else make
+ * fails later with a less helpful message; the error lists what there is. */
+static int check_arch(const char *srcdir, const char *arch, struct kerr *e)
+{
+	char *dir = xasprintf("%s/arch", srcdir);
+	char *mine = xasprintf("%s/%s", dir, src_arch(arch));
+	int rc = 0;
+	DIR *d;
+	if (is_dir(dir) && !is_dir(mine) && (d = opendir(dir))) {
+		char **names = NULL;
+		size_t n = 0, cap = 0;
+		struct dirent *de;
+		while ((de = readdir(d)))
+			if (de->d_name[0] != '.' && strcmp(de->d_name, "Kconfig")) {
+				ALLOC_GROW(names, n + 1, cap);
+				names[n++] = xstrdup(de->d_name);
+			}
+		closedir(d);
+		qsort(names, n, sizeof(*names), cmp_str);
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < n; i++) {
+			sb_addf(&sb, "%s%s", i ? " " : "", names[i]);
+			free(names[i]);
+		}
+		free(names);
+		char *abs = abs_path(srcdir);
+		rc = kerr_set(e, "--arch %s: no arch/%s in %s (there: %s)", arch, src_arch(arch),
+			      abs, sb_str(&sb));
+		free(abs);
+		sb_free(&sb);
+	}
+	free(mine);
+	free(dir);
+	return rc;
+}
+
 struct build *buildplan_new(const struct build_spec *s, const char *make, int jobs, struct kerr *e)
 {
 	struct toolchain tc;
@@ -218,6 +269,8 @@ struct build *buildplan_new(const struct build_spec *s, const char *make, int jo
 		kerr_set(e, "%s: not a kernel tree (no Makefile)", s->srcdir);
 		return NULL;
 	}
+	if (check_arch(s->srcdir, s->arch, e) < 0)
+		return NULL;
 	if (s->wrapper && strcmp(s->wrapper, "ccache") && strcmp(s->wrapper, "distcc") &&
 	    strcmp(s->wrapper, "icecc")) {
 		kerr_set(e, "--wrapper '%s': must be ccache, distcc or icecc", s->wrapper);

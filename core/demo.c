@@ -141,11 +141,6 @@ static int build_base(git_repository *r, const char *src, char old_id[41], char 
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The patch files of the stack, in order (their names start with a number). */
 static int list_patches(const char *dir, char ***out, size_t *n, struct kerr *e)
 {

@@ -286,6 +286,11 @@ bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 char *data_path(const char *rel)
 {
 	const char *env = getenv("KLANG_DATADIR");

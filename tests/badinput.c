@@ -142,6 +142,11 @@ const struct badinput_row badinput_rows[] = {
     {"an unknown arch", "mkdir -p tree && touch tree/Makefile",
      "klang build --repo tree --arch nosucharch --toolchain gcc --out o-arch", 2,
      "klang: build: nosucharch: no known cross triple; pass -- CROSS_COMPILE=PREFIX"},
+    {"an arch the tree does not have",
+     "mkdir -p tree/arch/x86 tree/arch/arm64 && touch tree/Makefile",
+     "klang build --repo tree --arch sparc99 --toolchain gcc --out o-arch", 2,
+     "klang: build: --arch sparc99: no arch/sparc99 in /path/to/tree (there: arm64 x86)",
+     "test ! -e o-arch"},
 
     /* state files */
     {"corrupt state file (moved aside)",

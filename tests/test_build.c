@@ -191,6 +191,8 @@ static void test_usage_errors(void)
 	    {"--arch arm64 --toolchain gcc --wrapper sccache", "--wrapper 'sccache'"},
 	    {"--arch arm64 --toolchain gcc -- notavar", "'notavar': not a make variable"},
 	    {"--arch 'arm/64' --toolchain gcc", "'arm/64': not an ARCH name"},
+	    {"--arch sparc99 --toolchain gcc", "no arch/sparc99 in /"},
+	    {"--arch sparc99 --toolchain gcc", "(there: arm64 x86)"},
 	    {"--arch arm64,arm64 --toolchain gcc", "arm64-gcc given twice"},
 	    {"--arch arm64 --toolchain gcc --fragment /no/such.config", "/no/such.config"},
 	    {"--arch arm64 --toolchain gcc --bogus", "unknown option '--bogus'"},

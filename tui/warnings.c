@@ -191,11 +191,6 @@ static int parse_log(int k, const char *path, const char *arch, struct kerr *e)
 	return diag_parse_file(W.s[k], path, &o, e);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* The arches the diagnostics were read for, for the arch filter. */
 static void collect_arches(void)
 {
