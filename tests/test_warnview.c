@@ -455,7 +455,8 @@ static void test_source_edit_blame(void)
 	struct run r;
 	run_init(&r);
 	editor(&r, "echo \"$@\" > ed.out");
-	run_script(&r, "4jjj<Enter>\n:save-display 1\ne\n:save-display 2\nB\n:save-display 3\n"
+	run_script(&r, "4jjj<Enter>\n:save-display 1\ne\n:save-display 2\nB\n:save-display "
+		       "3\n:save-attrs 3.attrs\n"
 		       "4<Tab>kkB\n:save-display 4\n");
 	char *eo = out_file(&r, "ed.out");
 	CU_ASSERT(has(r.s[1],
@@ -469,6 +470,16 @@ static void test_source_edit_blame(void)
 	CU_ASSERT(has(r.s[2], "[source]")); /* back from the editor */
 	CU_ASSERT(has(r.s[3], "[stack] v1.0..HEAD  patch 2 of 3"));
 	CU_ASSERT(has(r.s[3], "last changed by patch 2"));
+	/* and the patch below it, at the line, highlighted */
+	CU_ASSERT(has(r.s[3], "[patch] 2/3 "));
+	int row = 0;
+	for (const char *l = r.s[3]; l && strncmp(l, "+       unsigned int i, level = 0;", 34);
+	     l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		row++;
+	char *attrs = out_file(&r, "3.attrs"), *want = xasprintf("\n%d: cursor@0-", row);
+	CU_ASSERT(has(attrs, want));
+	free(want);
+	free(attrs);
 	CU_ASSERT(has(r.s[4], "include/linux/sunrpc/xdr.h:752: not touched by the stack"));
 	free(eo);
 	run_free(&r);

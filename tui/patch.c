@@ -2,6 +2,7 @@
  * and coloured diff with file headers. It always shows the stack's cursor:
  * J/K move that cursor, and a split stack view above it drives it too. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -32,7 +33,10 @@ static struct {
 	struct pline *lines;
 	char id[41];
 	struct patch *patch;
-} P;
+	char *goto_file; /* patch_view_goto: where to go when it opens */
+	unsigned goto_line;
+	size_t mark; /* the line gone to, highlighted; SIZE_MAX none */
+} P = {.mark = SIZE_MAX};
 
 static void add_line(enum pline_type type, enum theme_elem e, int label, const char *s, size_t len)
 {
@@ -174,6 +178,45 @@ static void load(struct stack *st, struct patch *p)
 	free(diff);
 }
 
+void patch_view_goto(const char *file, unsigned line)
+{
+	free(P.goto_file);
+	P.goto_file = xstrdup(file);
+	P.goto_line = line;
+}
+
+/* The diff line of file's new version at `line`: the added or context line
+ * itself, else the hunk header before it, else the file's header. */
+static size_t find_line(const char *file, unsigned line)
+{
+	size_t best = SIZE_MAX;
+	bool in_file = false;
+	unsigned newln = 0;
+	for (size_t i = 0; i < P.n; i++) {
+		const struct pline *l = &P.lines[i];
+		const char *t = l->text;
+		if (l->elem == ELEM_DIFF_FILE) {
+			in_file = false;
+		} else if (l->elem == ELEM_DIFF_META && !strncmp(t, "+++ ", 4)) {
+			t += 4;
+			if (!strncmp(t, "b/", 2))
+				t += 2;
+			in_file = !strcmp(t, file);
+			if (in_file && best == SIZE_MAX)
+				best = i;
+		} else if (in_file && l->elem == ELEM_DIFF_CHUNK) {
+			const char *plus = strstr(t, " +");
+			newln = plus ? (unsigned)strtoul(plus + 2, NULL, 10) : 0;
+			if (newln <= line)
+				best = i;
+		} else if (in_file && newln && (l->elem == ELEM_DIFF_ADD || !*t || *t == ' ')) {
+			if (newln++ == line)
+				return i;
+		}
+	}
+	return best;
+}
+
 static void patch_open(struct view *v)
 {
 	struct patch *p = stack_view_selected();
@@ -196,12 +239,21 @@ static void patch_open(struct view *v)
 	snprintf(P.id, sizeof(P.id), "%s", p ? p->id : "");
 	P.patch = p;
 	v->lines = P.n;
+	P.mark = SIZE_MAX;
+	if (P.goto_file && p) {
+		P.mark = find_line(P.goto_file, P.goto_line);
+		if (P.mark != SIZE_MAX)
+			v->offset = P.mark > 3 ? P.mark - 3 : 0;
+	}
+	free(P.goto_file);
+	P.goto_file = NULL;
 }
 
 static void patch_draw(struct view *v, struct line_draw *d, size_t lineno)
 {
 	const struct pline *l = &P.lines[lineno];
 	(void)v;
+	d->selected = lineno == P.mark;
 	if (l->type == PL_META || l->type == PL_TAGS)
 		draw_text(d, ELEM_META, l->text, l->label);
 	if (l->type == PL_TAGS) {
@@ -216,7 +268,9 @@ static void patch_draw(struct view *v, struct line_draw *d, size_t lineno)
 		return;
 	}
 	draw_matches(d, (enum theme_elem)l->elem, l->text + l->label, view_search_regex());
-	if (l->elem == ELEM_DIFF_FILE)
+	if (d->selected)
+		draw_fill(d, ELEM_CURSOR);
+	else if (l->elem == ELEM_DIFF_FILE)
 		draw_fill(d, ELEM_DIFF_FILE);
 }
 
@@ -270,5 +324,7 @@ void patch_view_free(void)
 	free(P.offsets);
 	free(P.info);
 	free(P.lines);
+	free(P.goto_file);
 	memset(&P, 0, sizeof(P));
+	P.mark = SIZE_MAX;
 }

@@ -122,6 +122,8 @@ void warnings_blame(const char *file, unsigned line)
 		report("%s:%u: last changed by %.12s, not a patch of the stack", file, line, id);
 		return;
 	}
+	patch_view_goto(file, line);
+	view_open(&patch_view, OPEN_SPLIT);
 	report("%s:%u: last changed by patch %zu %.12s", file, line, p->index, id);
 }
 

@@ -85,6 +85,8 @@ void stack_view_set_hooks(const struct stack_view_hooks *h);
 /* Free what the views hold (at exit). */
 void stack_view_free(void);
 void patch_view_free(void);
+/* When the patch view next opens, show file's new line `line` (highlighted). */
+void patch_view_goto(const char *file, unsigned line);
 void help_view_free(void);
 
 #endif
