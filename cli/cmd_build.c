@@ -13,6 +13,7 @@
 
 #include "cli/cmds.h"
 #include "core/build.h"
+#include "core/config.h"
 #include "core/util.h"
 
 static const char usage_text[] =
@@ -30,12 +31,15 @@ static const char usage_text[] =
     "                     binutils), clang-N, gcc (CROSS_COMPILE found for the arch),\n"
     "                     gcc-N, or a path to a compiler\n"
     "  --config X         a config target (defconfig, tinyconfig, allmodconfig, ...)\n"
-    "                     or a .config file (default: defconfig)\n"
+    "                     or a .config file (default: config.yaml's config:, else\n"
+    "                     defconfig)\n"
     "  --fragment F       a config fragment file or a CONFIG_X=y line, merged into\n"
     "                     .config before `make olddefconfig` (repeatable)\n"
-    "  --jobs N           jobserver slots (default: the number of CPUs)\n"
+    "  --jobs N           jobserver slots (default: config.yaml's jobs:, else the\n"
+    "                     number of CPUs)\n"
     "  --out DIR          where builds go (default: $XDG_CACHE_HOME/klang/builds/<tree>)\n"
-    "  --wrapper W        ccache, distcc or icecc in front of CC (HOSTCC untouched);\n"
+    "  --wrapper W        ccache, distcc or icecc in front of CC (HOSTCC untouched),\n"
+    "                     or none (default: config.yaml's wrapper:, else none);\n"
     "                     DISTCC_HOSTS and the icecc scheduler are yours to set\n"
     "  --target GOAL      make goal (default: Kbuild's default, which builds vmlinux)\n"
     "  --records DIR      previous build records, for progress totals\n"
@@ -424,6 +428,20 @@ int cmd_build(int argc, char **argv)
 	size_t nvars = (size_t)(argc - optind);
 	struct build_mgr m;
 	struct kerr e;
+	/* config.yaml (the user's, the tree's) fills in what was not given */
+	struct config cfg = {0};
+	config_defaults(&cfg);
+	if (config_load(&cfg, o.repo, NULL, &e) < 0) {
+		warnx_("build: %s", e.msg);
+		config_free(&cfg);
+		free_opts(&o);
+		return EXIT_USAGE;
+	}
+	o.config = o.config ? o.config : cfg.config_target;
+	o.jobs = o.jobs ? o.jobs : (int)cfg.jobs;
+	o.wrapper = o.wrapper ? o.wrapper : cfg.wrapper;
+	if (o.wrapper && !strcmp(o.wrapper, "none"))
+		o.wrapper = NULL;
 	char *out = o.out ? xstrdup(o.out) : default_out(o.repo);
 	char *records = o.records ? xstrdup(o.records) : xasprintf("%s/.klang/builds", o.repo);
 	char *summary = xasprintf("%s/summary.json", out);
@@ -486,5 +504,6 @@ out:
 	free(records);
 	free(out);
 	free_opts(&o);
+	config_free(&cfg);
 	return status;
 }

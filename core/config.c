@@ -329,7 +329,11 @@ int config_load(struct config *c, const char *repo, const struct config_checks *
 	free(user);
 	if (rc < 0)
 		return -1;
+	/* the work tree's top; a tree that is not a git repository (a kernel
+	 * tarball given to klang build) is its own top */
 	char *wd = repo_workdir(repo ? repo : ".");
+	if (!wd && repo)
+		wd = xstrdup(repo);
 	if (!wd)
 		return 0;
 	size_t n = strlen(wd);

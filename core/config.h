@@ -51,7 +51,8 @@ struct config_checks {
 
 /* The defaults that do not come from a file: no theme (automatic), editor
  * $VISUAL / $EDITOR / vi, jobs = online CPUs, arches arm64 x86_64,
- * toolchains llvm gcc, config defconfig, wrapper none, no bindings. */
+ * toolchains llvm gcc, config defconfig, wrapper none, no bindings. c must
+ * be zeroed (or hold a configuration) before. */
 void config_defaults(struct config *c);
 /* Merge YAML text (compiled-in defaults, "label" names it in messages). */
 int config_load_text(struct config *c, const char *text, size_t len, const char *label,
@@ -61,8 +62,9 @@ int config_load_file(struct config *c, const char *path, const struct config_che
 		     struct kerr *e);
 /* $XDG_CONFIG_HOME/klang/config.yaml or ~/.config/klang/config.yaml; caller frees. */
 char *config_user_path(void);
-/* The user's file, then `repo`/.klang/config.yaml (repo NULL: the repository
- * containing the current directory, if any). */
+/* The user's file, then .klang/config.yaml at the top of repo's work tree
+ * (repo NULL: the repository containing the current directory, if any; a
+ * directory that is not in a git repository is its own top). */
 int config_load(struct config *c, const char *repo, const struct config_checks *chk,
 		struct kerr *e);
 /* The binding of an action, or NULL when no file set one. */

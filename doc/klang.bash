@@ -137,7 +137,7 @@ _klang() {
 	--as)
 		COMPREPLY=($(compgen -W "mbox quilt" -- "$cur")); return ;;
 	--wrapper)
-		COMPREPLY=($(compgen -W "ccache distcc icecc" -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W "ccache distcc icecc none" -- "$cur")); return ;;
 	--config)
 		COMPREPLY=($(compgen -W "defconfig allmodconfig allyesconfig allnoconfig tinyconfig olddefconfig" -- "$cur") $(compgen -f -- "$cur")); return ;;
 	--cc)

@@ -223,6 +223,52 @@ static void test_usage_errors(void)
 	free(dir);
 }
 
+/* The tree's .klang/config.yaml gives --config, --jobs and --wrapper when
+ * they are not on the command line; the options win; a bad value is named. */
+static void test_config_defaults(void)
+{
+	char *dir = test_tmpdir(), *tree = kbuild_tree_create(dir);
+	char *klangdir = xasprintf("%s/.klang", tree), *cfg = xasprintf("%s/config.yaml", klangdir);
+	struct kerr e;
+	const char *yaml = "config: tinyconfig\njobs: 1\nwrapper: none\n";
+	CU_ASSERT_FATAL(!mkdir_p(klangdir, &e) && !write_file_atomic(cfg, yaml, strlen(yaml), &e));
+	const char *extra[] = {"", "--jobs 2 --config defconfig"};
+	const char *want_jobs[] = {"1 build on 1 jobs", "1 build on 2 jobs"};
+	const char *want_cmd[] = {" tinyconfig && ", " defconfig && "};
+	for (int i = 0; i < 2; i++) {
+		char *cmd =
+		    xasprintf("env HOME=%s XDG_CONFIG_HOME=%s/xdg %s build --repo %s --arch "
+			      "x86_64 --toolchain gcc --out %s/o%d %s",
+			      dir, dir, test_klang_bin(), tree, dir, i, extra[i]);
+		char *out = NULL;
+		CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", want_jobs[i]));
+		char *sp = xasprintf("%s/o%d/summary.json", dir, i);
+		json_t *sum = json_load_file(sp, 0, NULL);
+		json_t *b = summary_build(sum, "x86_64-gcc");
+		CU_ASSERT_PTR_NOT_NULL(strstr(b ? jstr(b, "command") : "", want_cmd[i]));
+		json_decref(sum);
+		free(sp);
+		free(out);
+		free(cmd);
+	}
+	yaml = "jobs: many\n";
+	CU_ASSERT_EQUAL(write_file_atomic(cfg, yaml, strlen(yaml), &e), 0);
+	char *cmd = xasprintf("env HOME=%s %s build --repo %s --arch x86_64 --toolchain gcc "
+			      "--out %s/o9",
+			      dir, test_klang_bin(), tree, dir);
+	char *err = NULL;
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, &err), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err ? err : "", "/.klang/config.yaml:1:"));
+	free(err);
+	free(cmd);
+	free(cfg);
+	free(klangdir);
+	free(tree);
+	test_rmdir(dir);
+	free(dir);
+}
+
 void suite_build(void)
 {
 	CU_pSuite s = CU_add_suite("build", NULL, NULL);
@@ -230,4 +276,5 @@ void suite_build(void)
 	CU_add_test(s, "jobserver bound, counted by a compiler wrapper", test_jobserver_bound);
 	CU_add_test(s, "warnings, failures, fragments", test_failure_and_warnings);
 	CU_add_test(s, "usage errors", test_usage_errors);
+	CU_add_test(s, "config.yaml: config, jobs, wrapper", test_config_defaults);
 }

@@ -139,7 +139,7 @@ static void test_bash_completion(void)
 	expect("", "klang series --as ", "mbox quilt\n");
 	expect("", "klang diag ", "parse diff --help\n");
 	expect("", "klang diag diff --format s", "sarif\n");
-	expect("", "klang build --wrapper ", "ccache distcc icecc\n");
+	expect("", "klang build --wrapper ", "ccache distcc icecc none\n");
 	expect("", "klang stack --tag BACKPORT,FROM", "BACKPORT,FROMGIT BACKPORT,FROMLIST\n");
 	expect("", "klang --repo stack s", "stack series\n"); /* a value is not the command */
 	expect("", "klang --dump", "--dump-config --dump-keys\n");

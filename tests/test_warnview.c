@@ -304,11 +304,12 @@ static void run_script(struct run *r, const char *script)
 	struct kerr e;
 	char *path = xasprintf("%s/script", r->out);
 	CU_ASSERT_EQUAL(write_file_atomic(path, script, strlen(script), &e), 0);
-	char *cmd = xasprintf("cd '%s' && env -u NO_COLOR -u LC_ALL -u LINES -u COLUMNS "
-			      "-u KLANG_DATADIR TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
-			      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' COLUMNS=140 LINES=40 %s '%s' "
-			      "--repo '%s' --base v1.0 > stdout",
-			      r->out, r->out, path, r->env ? r->env : "", test_klang_bin(), repo);
+	char *cmd =
+	    xasprintf("cd '%s' && env -u NO_COLOR -u LC_ALL -u LINES -u COLUMNS "
+		      "-u KLANG_DATADIR -u VISUAL TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
+		      "TZ=UTC HOME='%s' KLANG_SCRIPT='%s' COLUMNS=140 LINES=40 %s '%s' "
+		      "--repo '%s' --base v1.0 > stdout",
+		      r->out, r->out, path, r->env ? r->env : "", test_klang_bin(), repo);
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
 	for (int i = 1; i <= MAX_SCREENS; i++) {
 		char name[4];
@@ -550,6 +551,34 @@ static void test_copy_keys(void)
 	run_free(&r);
 }
 
+/* The repository's config.yaml: e runs its editor (over $EDITOR), the
+ * builds view shows its matrix and config. */
+static void test_config(void)
+{
+	struct run r;
+	run_init(&r);
+	editor(&r, "echo wrong > ed.out");
+	struct kerr e;
+	char *cfgpath = xasprintf("%s/.klang/config.yaml", repo);
+	char *text = xasprintf("editor: echo configured >%s/ed.out\n"
+			       "arches: [x86_64, riscv]\ntoolchains: [gcc-12]\n"
+			       "config: tinyconfig\n",
+			       r.out);
+	CU_ASSERT_EQUAL_FATAL(write_file_atomic(cfgpath, text, strlen(text), &e), 0);
+	run_script(&r, "3\n:save-display 1\n4jjj<Enter>e\n");
+	remove(cfgpath);
+	char *eo = out_file(&r, "ed.out");
+	CU_ASSERT(has(eo, "configured +730 "));
+	CU_ASSERT(str_startswith(r.s[1], "x86_64-gcc-12 idle (b to start)"));
+	CU_ASSERT(has(r.s[1], "\nriscv-gcc-12  idle (b to start)"));
+	CU_ASSERT_PTR_NULL(strstr(r.s[1], "arm64"));
+	CU_ASSERT(has(r.s[1], " tinyconfig -> "));
+	free(eo);
+	free(text);
+	free(cfgpath);
+	run_free(&r);
+}
+
 void suite_warnview(void)
 {
 	CU_pSuite s = CU_add_suite("warnview", setup, teardown);
@@ -561,4 +590,5 @@ void suite_warnview(void)
 	CU_add_test(s, "source pane entries", test_source_entries);
 	CU_add_test(s, "a finished build reloads the view", test_reload);
 	CU_add_test(s, "y and Y copy the place and the CBL issue search", test_copy_keys);
+	CU_add_test(s, "config.yaml: the editor, the builds matrix", test_config);
 }

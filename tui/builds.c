@@ -1,5 +1,6 @@
-/* The builds view: the arch x toolchain matrix (arm64, x86_64 x llvm, gcc,
- * defconfig) of the stack's repository, one row per build with its status,
+/* The builds view: the arch x toolchain matrix of the stack's repository
+ * (config.yaml's arches, toolchains, config, wrapper and jobs; by default
+ * arm64, x86_64 x llvm, gcc, defconfig), one row per build with its status,
  * progress, counts and times, and below the rows the tail of the selected
  * build's log. b starts every build not running, x cancels the selected one,
  * r reruns it. Builds go on while other views are shown. */
@@ -13,20 +14,19 @@
 
 #include "core/build.h"
 #include "core/buildrec.h"
+#include "core/config.h"
 #include "tui/loop.h"
 #include "tui/prompt.h"
 #include "tui/views.h"
 
-#define NROWS 4
 #define TAIL_LINES 20
 #define TAIL_BYTES 8192
 #define BAR_WIDTH 20
 
-static const char *const arches[] = {"arm64", "x86_64"};
-static const char *const toolchains[] = {"llvm", "gcc"};
+static const struct config *cfg; /* builds_view_configure */
 
 struct row {
-	char name[32];
+	char *name;
 	const char *arch, *toolchain;
 	struct build *b;       /* NULL until started (or when bmgr_add failed) */
 	char *error;	       /* why it could not be queued */
@@ -37,7 +37,8 @@ struct row {
 static struct {
 	bool inited, mgr_ok;
 	struct build_mgr m;
-	struct row rows[NROWS];
+	struct row *rows;
+	size_t nrows;
 	char *repo, *out, *records;
 	int timer;
 	char *tail[TAIL_LINES];
@@ -46,7 +47,7 @@ static struct {
 
 static size_t selected_row(const struct view *v)
 {
-	return v->lineno < NROWS ? v->lineno : NROWS - 1;
+	return v->lineno < B.nrows ? v->lineno : B.nrows - 1;
 }
 
 static void clear_tail(void)
@@ -86,7 +87,7 @@ static void read_tail(const struct row *r)
 	}
 	/* as many as fit below the rows */
 	size_t want = TAIL_LINES;
-	int room = view_page(&builds_view) - NROWS - 1;
+	int room = view_page(&builds_view) - (int)B.nrows - 1;
 	if (room > 0 && (size_t)room < want)
 		want = (size_t)room;
 	size_t first = nl > want ? nl - want : 0;
@@ -110,7 +111,7 @@ static void fd_watch(int fd, bool watch, void *data)
 static void relayout(void)
 {
 	struct view *v = &builds_view;
-	v->lines = NROWS + (B.ntail ? 1 + B.ntail : 0);
+	v->lines = B.nrows + (B.ntail ? 1 + B.ntail : 0);
 	view_fix_position(v);
 }
 
@@ -137,11 +138,13 @@ static void on_exit_hook(int sig, void *data)
 		B.mgr_ok = false;
 	}
 	clear_tail();
-	for (size_t i = 0; i < NROWS; i++) {
+	for (size_t i = 0; i < B.nrows; i++) {
+		free(B.rows[i].name);
 		free(B.rows[i].error);
 		free(B.rows[i].last);
 		free(B.rows[i].last_log);
 	}
+	free(B.rows);
 	free(B.repo);
 	free(B.out);
 	free(B.records);
@@ -153,12 +156,22 @@ static void init_once(void)
 	if (B.inited)
 		return;
 	B.inited = true;
-	for (size_t a = 0, i = 0; a < 2; a++)
-		for (size_t t = 0; t < 2; t++, i++) {
-			B.rows[i].arch = arches[a];
-			B.rows[i].toolchain = toolchains[t];
-			snprintf(B.rows[i].name, sizeof(B.rows[i].name), "%s-%s", arches[a],
-				 toolchains[t]);
+	static char *const arches[] = {"arm64", "x86_64"}, *const tcs[] = {"llvm", "gcc"};
+	char *const *a = cfg ? cfg->arches : arches, *const *t = cfg ? cfg->toolchains : tcs;
+	size_t na = cfg ? cfg->narches : 2, nt = cfg ? cfg->ntoolchains : 2;
+	if (!na || !nt) { /* an empty list in config.yaml: the defaults */
+		a = arches, t = tcs;
+		na = nt = 2;
+	}
+	B.rows = xcalloc(na * nt + 1, sizeof(*B.rows));
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nt; j++, B.nrows++) {
+			struct row *r = &B.rows[B.nrows];
+			r->arch = a[i];
+			r->toolchain = t[j];
+			/* as core/buildplan names it, so its record is found */
+			const char *base = strrchr(t[j], '/') ? strrchr(t[j], '/') + 1 : t[j];
+			r->name = xasprintf("%s-%s", a[i], base);
 		}
 	struct stack *st = stack_view_stack();
 	B.repo = xstrdup(st && st->repo_path ? st->repo_path : ".");
@@ -176,7 +189,8 @@ static bool ensure_mgr(void)
 		return true;
 	struct kerr e;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (bmgr_init(&B.m, cpus > 0 ? (int)cpus : 1, &e) < 0) {
+	int jobs = cfg && cfg->jobs ? (int)cfg->jobs : cpus > 0 ? (int)cpus : 1;
+	if (bmgr_init(&B.m, jobs, &e) < 0) {
 		report("builds: %s", e.msg);
 		return false;
 	}
@@ -192,13 +206,18 @@ static bool ensure_mgr(void)
 	return true;
 }
 
+static const char *build_config(void)
+{
+	return cfg && cfg->config_target ? cfg->config_target : "defconfig";
+}
+
 static void start_all(void)
 {
 	init_once();
 	if (!ensure_mgr())
 		return;
 	int started = 0, failed = 0;
-	for (size_t i = 0; i < NROWS; i++) {
+	for (size_t i = 0; i < B.nrows; i++) {
 		struct row *r = &B.rows[i];
 		struct kerr e;
 		if (r->b && !build_status_done(r->b->status))
@@ -216,7 +235,9 @@ static void start_all(void)
 		    .outroot = B.out,
 		    .arch = r->arch,
 		    .toolchain = r->toolchain,
-		    .config = "defconfig",
+		    .config = build_config(),
+		    .wrapper =
+			cfg && cfg->wrapper && strcmp(cfg->wrapper, "none") ? cfg->wrapper : NULL,
 		};
 		free(r->error);
 		r->error = NULL;
@@ -246,7 +267,7 @@ static void last_record(json_t *rec, const struct stat *st, void *data)
 	const char *status = json_string_value(json_object_get(rec, "status"));
 	const char *config = json_string_value(json_object_get(rec, "config"));
 	const char *log = json_string_value(json_object_get(rec, "log"));
-	for (size_t i = 0; name && status && i < NROWS; i++) {
+	for (size_t i = 0; name && status && i < B.nrows; i++) {
 		struct row *r = &B.rows[i];
 		if (strcmp(name, r->name) || (r->last && st->st_mtime <= r->last_mtime))
 			continue;
@@ -270,7 +291,7 @@ static void builds_open(struct view *v)
 	init_once();
 	/* builds run before (here or by klang build, any --out): their
 	 * outcome and log until this row's build starts */
-	for (size_t i = 0; i < NROWS; i++) {
+	for (size_t i = 0; i < B.nrows; i++) {
 		free(B.rows[i].last);
 		free(B.rows[i].last_log);
 		B.rows[i].last = B.rows[i].last_log = NULL;
@@ -347,11 +368,11 @@ static void draw_row(struct line_draw *d, const struct row *r)
 static void builds_draw(struct view *v, struct line_draw *d, size_t lineno)
 {
 	(void)v;
-	if (lineno < NROWS) {
+	if (lineno < B.nrows) {
 		draw_row(d, &B.rows[lineno]);
 		return;
 	}
-	if (lineno == NROWS) {
+	if (lineno == B.nrows) {
 		const struct row *r = &B.rows[selected_row(v)];
 		if (r->b)
 			draw_textf(d, ELEM_HEADER, "-- log of %s --", r->name);
@@ -360,7 +381,7 @@ static void builds_draw(struct view *v, struct line_draw *d, size_t lineno)
 				   r->last_log);
 		return;
 	}
-	size_t i = lineno - NROWS - 1;
+	size_t i = lineno - B.nrows - 1;
 	if (i < B.ntail)
 		draw_text(d, ELEM_META, B.tail[i], -1);
 }
@@ -368,13 +389,13 @@ static void builds_draw(struct view *v, struct line_draw *d, size_t lineno)
 static void builds_title(struct view *v, struct strbuf *sb)
 {
 	(void)v;
-	sb_addf(sb, "%s defconfig -> %s", B.repo ? B.repo : "", B.out ? B.out : "");
+	sb_addf(sb, "%s %s -> %s", B.repo ? B.repo : "", build_config(), B.out ? B.out : "");
 }
 
 static void builds_select(struct view *v)
 {
-	if (v->lineno >= NROWS) {
-		view_select_line(v, NROWS - 1);
+	if (v->lineno >= B.nrows) {
+		view_select_line(v, B.nrows - 1);
 		return;
 	}
 	read_tail(&B.rows[selected_row(v)]);
@@ -427,6 +448,11 @@ static bool start_handler(struct view *focused, int action, void *data)
 bool builds_busy(void)
 {
 	return B.mgr_ok && bmgr_busy(&B.m);
+}
+
+void builds_view_configure(const struct config *c)
+{
+	cfg = c;
 }
 
 void builds_view_init(void)

@@ -222,10 +222,10 @@ int tui_main(int argc, char **argv)
 	}
 	if (!o.theme && cfg.theme)
 		o.theme = xstrdup(cfg.theme); /* lives as long as the process */
-	config_free(&cfg);
 	struct theme requested;
 	if (o.theme && theme_load(&requested, o.theme, &e)) {
 		warnx_("%s", e.msg);
+		config_free(&cfg);
 		return EXIT_USAGE;
 	}
 	struct stack st;
@@ -239,6 +239,7 @@ int tui_main(int argc, char **argv)
 		if (o.theme)
 			theme_free(&requested);
 		patchset_free(&patchset);
+		config_free(&cfg);
 		return EXIT_USAGE;
 	}
 	const char *script = getenv("KLANG_SCRIPT");
@@ -247,10 +248,14 @@ int tui_main(int argc, char **argv)
 	if (term_init(headless, &e)) {
 		warnx_("%s", e.msg);
 		stack_free(&st);
+		config_free(&cfg);
 		return EXIT_USAGE;
 	}
 	setup_theme(&o, &requested);
 	register_views();
+	/* the editor and the builds view's matrix: cfg lives until the end */
+	warnings_set_editor(cfg.editor);
+	builds_view_configure(&cfg);
 	warnings_set_logs(o.gcc_log, o.clang_log, st.repo_path);
 	stack_view_set_stack(&st);
 	series_tui_init(&st);
@@ -285,6 +290,7 @@ int tui_main(int argc, char **argv)
 	display_free();
 	stack_free(&st);
 	patchset_free(&patchset);
+	config_free(&cfg);
 	if (sig) {
 		/* die of the signal, as the shell expects */
 		signal(sig, SIG_DFL);

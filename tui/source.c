@@ -58,9 +58,16 @@ char *warnings_source_path(const char *file)
 	return xasprintf("%s/%s", warnings_repo(), file);
 }
 
+static const char *editor_cmd;
+
+void warnings_set_editor(const char *cmd)
+{
+	editor_cmd = cmd;
+}
+
 void warnings_edit(const char *file, unsigned line)
 {
-	const char *ed = getenv("EDITOR");
+	const char *ed = editor_cmd && *editor_cmd ? editor_cmd : getenv("EDITOR");
 	ed = ed && *ed ? ed : "vi";
 	char *path = warnings_source_path(file);
 	char *cmd = xasprintf("%s +%u '%s'", ed, line ? line : 1, path);

@@ -30,11 +30,18 @@ extern struct view warnings_view, source_view;
 
 /* The builds view: b (from any view) starts the arch x toolchain matrix. */
 void builds_view_init(void);
+struct config;
+/* The matrix and how it is built (arches, toolchains, config, wrapper, jobs)
+ * from the configuration, which must outlive the view; without it arm64 and
+ * x86_64 with llvm and gcc, defconfig, no wrapper, a slot per CPU. */
+void builds_view_configure(const struct config *c);
+/* The editor `e` runs (the configuration's); NULL: $EDITOR, else vi. */
+void warnings_set_editor(const char *cmd);
 /* Some build is queued or running. */
 bool builds_busy(void);
 
-/* The warnings view's logs (--gcc-log/--clang-log; NULL: the newest under
- * <repo>/.klang/out/) and the repository whose work tree has the sources. */
+/* The warnings view's logs (--gcc-log/--clang-log; NULL: the newest finished
+ * builds, see core/buildlogs.h) and the repository whose work tree has the sources. */
 void warnings_set_logs(const char *gcc_log, const char *clang_log, const char *repo);
 void warnings_view_free(void);
 
