@@ -47,14 +47,22 @@ char *buildlogs_arch_of(const char *log)
 }
 
 struct cand {
-	char *path;
+	char *path, *arch, *config; /* config "" when nothing says */
+	int kind;		    /* 0 gcc, 1 clang */
 	time_t mtime;
+	dev_t dev;
+	ino_t ino;
 };
 
-/* Is a better than b: newer, then by path. */
+struct scan {
+	struct cand *c;
+	size_t n, cap;
+};
+
+/* Is a better than b (NULL: none yet): newer, then by path. */
 static bool better(const struct cand *a, const struct cand *b)
 {
-	if (!b->path)
+	if (!b)
 		return true;
 	if (a->mtime != b->mtime)
 		return a->mtime > b->mtime;
@@ -67,42 +75,35 @@ static int cmp_pair(const void *a, const void *b)
 		      ((const struct buildlog_pair *)b)->arch);
 }
 
-struct scan {
-	struct {
-		char *arch;
-		struct cand c[2];
-	} * a;
-	size_t na, cap;
-};
-
-/* A finished log of arch (alen bytes) and compiler kind: kept when newer
- * than the one held. `written` is when its summary or record was written,
- * after the log once the build finished; a log left alone for 10 minutes
- * counts too (copied in, or its klang was killed). Takes path. */
+/* A finished log of arch (alen bytes) and compiler kind. `written` is when
+ * its summary or record was written, after the log once the build finished;
+ * a log left alone for 10 minutes counts too (copied in, or its klang was
+ * killed). `info` (the summary or record, may be NULL) gives its config; a
+ * build that failed before compiling anything has nothing to compare. The
+ * same file found twice (its out directory and its record) counts once.
+ * Takes path. */
 static void consider(struct scan *s, const char *arch, size_t alen, int kind, char *path,
-		     const struct stat *written)
+		     const struct stat *written, json_t *info)
 {
 	struct stat sl;
-	if (stat(path, &sl) || !S_ISREG(sl.st_mode) ||
+	const char *status = json_string_value(json_object_get(info, "status"));
+	const char *config = json_string_value(json_object_get(info, "config"));
+	bool empty = status && strcmp(status, "ok") &&
+		     json_integer_value(json_object_get(info, "objects")) == 0;
+	if (empty || stat(path, &sl) || !S_ISREG(sl.st_mode) ||
 	    !((written && written->st_mtime >= sl.st_mtime) || sl.st_mtime < time(NULL) - 600)) {
 		free(path);
 		return;
 	}
-	size_t i = 0;
-	while (i < s->na && (strlen(s->a[i].arch) != alen || strncmp(s->a[i].arch, arch, alen)))
-		i++;
-	if (i == s->na) {
-		ALLOC_GROW(s->a, s->na + 1, s->cap);
-		memset(&s->a[s->na], 0, sizeof(s->a[s->na]));
-		s->a[s->na++].arch = xstrndup(arch, alen);
-	}
-	struct cand c = {path, sl.st_mtime};
-	if (better(&c, &s->a[i].c[kind])) {
-		free(s->a[i].c[kind].path);
-		s->a[i].c[kind] = c;
-	} else {
-		free(path);
-	}
+	for (size_t i = 0; i < s->n; i++)
+		if (s->c[i].dev == sl.st_dev && s->c[i].ino == sl.st_ino) {
+			free(path);
+			return;
+		}
+	ALLOC_GROW(s->c, s->n + 1, s->cap);
+	s->c[s->n++] = (struct cand){path,     xstrndup(arch, alen), xstrdup(config ? config : ""),
+				     kind,     sl.st_mtime,	     sl.st_dev,
+				     sl.st_ino};
 }
 
 /* <repo>/.klang/out/<arch>-<toolchain>/build.log, the default --out. */
@@ -119,9 +120,11 @@ static void scan_out(struct scan *s, const char *repo)
 		char *sum = xasprintf("%s/%s/summary.json", root, de->d_name);
 		struct stat ss;
 		bool has_sum = !stat(sum, &ss);
+		json_t *info = has_sum ? json_load_file(sum, 0, NULL) : NULL;
 		free(sum);
 		consider(s, de->d_name, alen, kind, xasprintf("%s/%s/build.log", root, de->d_name),
-			 has_sum ? &ss : NULL);
+			 has_sum ? &ss : NULL, info);
+		json_decref(info);
 	}
 	if (dir)
 		closedir(dir);
@@ -137,7 +140,45 @@ static void from_record(json_t *rec, const struct stat *sr, void *data)
 	const char *log = json_string_value(json_object_get(rec, "log"));
 	int kind = tc ? toolchain_kind(tc) : -1;
 	if (arch && *arch && log && *log == '/' && kind >= 0)
-		consider(data, arch, strlen(arch), kind, xstrdup(log), sr);
+		consider(data, arch, strlen(arch), kind, xstrdup(log), sr, rec);
+}
+
+/* Per arch, the GCC and Clang logs of one config (like is compared with
+ * like): of each config built with both, the newest of each compiler; of
+ * those pairs, the one whose older log is the newest. */
+static bool best_pair(const struct scan *s, const char *arch, struct buildlog_pair *out)
+{
+	const struct cand *bg = NULL, *bc = NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct cand *x = &s->c[i];
+		if (strcmp(x->arch, arch))
+			continue;
+		const struct cand *g = NULL, *c = NULL;
+		for (size_t j = 0; j < s->n; j++) {
+			const struct cand *y = &s->c[j];
+			if (strcmp(y->arch, arch) || strcmp(y->config, x->config))
+				continue;
+			if (y->kind == 0 && better(y, g))
+				g = y;
+			if (y->kind == 1 && better(y, c))
+				c = y;
+		}
+		if (!g || !c)
+			continue;
+		const struct cand *older = better(g, c) ? c : g;
+		if (!bg || better(older, better(bg, bc) ? bc : bg))
+			bg = g, bc = c;
+	}
+	if (!bg)
+		return false;
+	*out = (struct buildlog_pair){
+	    .arch = xstrdup(arch),
+	    .gcc = xstrdup(bg->path),
+	    .clang = xstrdup(bc->path),
+	    .gcc_mtime = bg->mtime,
+	    .clang_mtime = bc->mtime,
+	};
+	return true;
 }
 
 size_t buildlogs_find(const char *repo, struct buildlog_pair **out)
@@ -147,24 +188,21 @@ size_t buildlogs_find(const char *repo, struct buildlog_pair **out)
 	char *records = xasprintf("%s/.klang/builds", repo ? repo : ".");
 	buildrec_each(records, from_record, &s);
 	free(records);
-	struct buildlog_pair *p = xcalloc(s.na + 1, sizeof(*p));
+	struct buildlog_pair *p = xcalloc(s.n + 1, sizeof(*p));
 	size_t n = 0;
-	for (size_t i = 0; i < s.na; i++) {
-		if (s.a[i].c[0].path && s.a[i].c[1].path) {
-			p[n++] = (struct buildlog_pair){
-			    .arch = s.a[i].arch,
-			    .gcc = s.a[i].c[0].path,
-			    .clang = s.a[i].c[1].path,
-			    .gcc_mtime = s.a[i].c[0].mtime,
-			    .clang_mtime = s.a[i].c[1].mtime,
-			};
-			continue;
-		}
-		free(s.a[i].arch);
-		free(s.a[i].c[0].path);
-		free(s.a[i].c[1].path);
+	for (size_t i = 0; i < s.n; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = !strcmp(p[k].arch, s.c[i].arch);
+		if (!seen && best_pair(&s, s.c[i].arch, &p[n]))
+			n++;
 	}
-	free(s.a);
+	for (size_t i = 0; i < s.n; i++) {
+		free(s.c[i].path);
+		free(s.c[i].arch);
+		free(s.c[i].config);
+	}
+	free(s.c);
 	qsort(p, n, sizeof(*p), cmp_pair);
 	*out = p;
 	return n;

@@ -14,7 +14,9 @@ struct buildlog_pair {
 };
 
 /* Scan <repo>/.klang/out/ and the records. A toolchain "gcc*" or a path
- * ending in gcc is GCC, "llvm*" and "clang*" are Clang. A build counts once
+ * ending in gcc is GCC, "llvm*" and "clang*" are Clang. Per arch, the two
+ * logs are of the same config (the newest such pair); a build that failed
+ * before compiling anything is left out. A build counts once
  * it finished (summary.json or its record written after its log, or a log
  * untouched for 10 minutes):
  * a log still being written is never read. Arches with both compilers,

@@ -171,14 +171,26 @@ static void test_buildlogs(void)
 	char *rv = xasprintf("%s/elsewhere/riscv-llvm/build.log", top);
 	char *xl = xasprintf("%s/elsewhere/x86_64-llvm/build.log", top);
 	const char *rec = "{\"name\": \"%s\", \"arch\": \"%s\", \"toolchain\": \"%s\", "
-			  "\"status\": \"ok\", \"log\": \"%s\"}\n";
+			  "\"status\": \"%s\", \"objects\": %d, \"log\": \"%s\"%s}\n";
+	char *af = xasprintf("%s/elsewhere/arm64-llvm-failed/build.log", top);
+	char *rd = xasprintf("%s/elsewhere/riscv-llvm-defconfig/build.log", top);
 	struct {
-		const char *file, *arch, *tc, *log;
+		const char *file, *arch, *tc, *log, *status, *extra;
+		int objects;
 		time_t log_mtime, rec_mtime;
 	} recdata[] = {
-	    {"riscv-llvm-tinyconfig.json", "riscv", "llvm", rv, 1700000200, 1700000300},
-	    {"x86_64-llvm-tinyconfig.json", "x86_64", "llvm", xl, time(NULL), 1700000300},
-	    {"arm64-clang-tinyconfig.json", "arm64", "clang", "/nonexistent/build.log", 0, 0},
+	    {"riscv-llvm-tinyconfig.json", "riscv", "llvm", rv, "ok", "", 9, 1700000200,
+	     1700000300},
+	    {"x86_64-llvm-tinyconfig.json", "x86_64", "llvm", xl, "ok", "", 9, time(NULL),
+	     1700000300},
+	    {"arm64-clang-tinyconfig.json", "arm64", "clang", "/nonexistent/build.log", "ok", "", 9,
+	     0, 0},
+	    /* newer, but failed before compiling anything: nothing to compare */
+	    {"arm64-llvm-nosuch.json", "arm64", "llvm", af, "failed", "", 0, 1700000500,
+	     1700000600},
+	    /* newer, but of a config GCC did not build: like is compared with like */
+	    {"riscv-llvm-defconfig.json", "riscv", "llvm", rd, "ok", ", \"config\": \"defconfig\"",
+	     9, 1700000400, 1700000500},
 	};
 	size_t loglen;
 	char *logtext = read_file(x86_clang, &loglen, &e);
@@ -188,8 +200,9 @@ static void test_buildlogs(void)
 		char *dir = xstrdup(recdata[i].log),
 		     *path = xasprintf("%s/%s", recs, recdata[i].file);
 		*strrchr(dir, '/') = '\0';
-		char *text =
-		    xasprintf(rec, recdata[i].file, recdata[i].arch, recdata[i].tc, recdata[i].log);
+		char *text = xasprintf(rec, recdata[i].file, recdata[i].arch, recdata[i].tc,
+				       recdata[i].status, recdata[i].objects, recdata[i].log,
+				       recdata[i].extra);
 		struct utimbuf tl = {recdata[i].log_mtime, recdata[i].log_mtime};
 		struct utimbuf tr = {recdata[i].rec_mtime, recdata[i].rec_mtime};
 		if (recdata[i].log_mtime)
@@ -214,6 +227,8 @@ static void test_buildlogs(void)
 	buildlogs_free(p, n);
 	test_rmdir(recs);
 	free(broken);
+	free(af);
+	free(rd);
 	free(logtext);
 	free(recs);
 	free(rv);
@@ -565,8 +580,25 @@ static void test_config(void)
 			       "config: tinyconfig\n",
 			       r.out);
 	CU_ASSERT_EQUAL_FATAL(write_file_atomic(cfgpath, text, strlen(text), &e), 0);
+	/* a row shows the last build of its config before a newer other one */
+	char *recs = xasprintf("%s/.klang/builds", repo);
+	const char *cfgs[] = {"tinyconfig", "defconfig"};
+	CU_ASSERT_EQUAL_FATAL(mkdir_p(recs, &e), 0);
+	for (int i = 0; i < 2; i++) {
+		char *rp = xasprintf("%s/riscv-gcc-12-%s.json", recs, cfgs[i]);
+		char *rt = xasprintf("{\"name\": \"riscv-gcc-12\", \"status\": \"ok\", "
+				     "\"config\": \"%s\", \"objects\": %d}\n",
+				     cfgs[i], 100 + i);
+		struct utimbuf t = {1700000000 + i, 1700000000 + i};
+		CU_ASSERT(!write_file_atomic(rp, rt, strlen(rt), &e) && !utime(rp, &t));
+		free(rt);
+		free(rp);
+	}
 	run_script(&r, "3\n:save-display 1\n4jjj<Enter>e\n");
 	remove(cfgpath);
+	test_rmdir(recs);
+	free(recs);
+	CU_ASSERT(has(r.s[1], "riscv-gcc-12  idle (b to start)   last: ok, tinyconfig, 100 obj"));
 	char *eo = out_file(&r, "ed.out");
 	CU_ASSERT(has(eo, "configured +730 "));
 	CU_ASSERT(str_startswith(r.s[1], "x86_64-gcc-12 idle (b to start)"));

@@ -32,6 +32,7 @@ struct row {
 	char *error;	       /* why it could not be queued */
 	char *last, *last_log; /* the newest record of this build (klang build) */
 	time_t last_mtime;
+	bool last_same; /* that record is of the config the row builds */
 };
 
 static struct {
@@ -267,9 +268,13 @@ static void last_record(json_t *rec, const struct stat *st, void *data)
 	const char *status = json_string_value(json_object_get(rec, "status"));
 	const char *config = json_string_value(json_object_get(rec, "config"));
 	const char *log = json_string_value(json_object_get(rec, "log"));
+	/* of this row's config first, then the newest */
+	bool same = config && !strcmp(config, build_config());
 	for (size_t i = 0; name && status && i < B.nrows; i++) {
 		struct row *r = &B.rows[i];
-		if (strcmp(name, r->name) || (r->last && st->st_mtime <= r->last_mtime))
+		if (strcmp(name, r->name) ||
+		    (r->last && (r->last_same > same ||
+				 (r->last_same == same && st->st_mtime <= r->last_mtime))))
 			continue;
 		char when[32], took[32];
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M", localtime(&st->st_mtime));
@@ -283,6 +288,7 @@ static void last_record(json_t *rec, const struct stat *st, void *data)
 				    json_integer_value(json_object_get(rec, "errors")), took, when);
 		r->last_log = log ? xstrdup(log) : NULL;
 		r->last_mtime = st->st_mtime;
+		r->last_same = same;
 	}
 }
 
