@@ -428,8 +428,9 @@ static void test_build(void)
 		const char *name = builds[i][0];
 		char *mk = xasprintf("make -C '%s' O='%s/out/%s' ARCH=%s %s", dir, tmp, name,
 				     builds[i][1], builds[i][2]);
-		sb_addf(&sb, "(%s -s defconfig >/dev/null && %s -j2 > '%s/%s.log' 2>&1", mk, mk,
-			tmp, name);
+		/* -Oline as klang build: two compilers at once could cut a line in two */
+		sb_addf(&sb, "(%s -s defconfig >/dev/null && %s -j2 -Oline > '%s/%s.log' 2>&1", mk,
+			mk, tmp, name);
 		if (str_startswith(name, "x86"))
 			sb_addf(&sb,
 				" && %s W=1 drivers/net/dummy.o drivers/char/mem.o fs/read_write.o "
