@@ -44,7 +44,8 @@ static const char usage_text[] =
     "  --target GOAL      make goal (default: Kbuild's default, which builds vmlinux)\n"
     "  --records DIR      previous build records, for progress totals\n"
     "                     (default: DIR/.klang/builds)\n"
-    "  -- MAKEVAR=VALUE   passed to every make (W=1, LLVM_IAS=0, CROSS_COMPILE=...)\n"
+    "  -- MAKEVAR=VALUE   passed to every make (W=1, LLVM_IAS=0, CROSS_COMPILE=...),\n"
+    "                     after config.yaml's make: list\n"
     "\n"
     "Writes OUT/<arch>-<toolchain>/build.log (the complete make output) and\n"
     "summary.json, and OUT/summary.json for all builds. Ctrl-C cancels every build\n"
@@ -442,6 +443,14 @@ int cmd_build(int argc, char **argv)
 	o.wrapper = o.wrapper ? o.wrapper : cfg.wrapper;
 	if (o.wrapper && !strcmp(o.wrapper, "none"))
 		o.wrapper = NULL;
+	/* its make: variables first, the command line's after them (they win) */
+	char **allvars = xcalloc(cfg.nmakevars + nvars + 1, sizeof(*allvars));
+	for (size_t i = 0; i < cfg.nmakevars; i++)
+		allvars[i] = cfg.makevars[i];
+	for (size_t i = 0; i < nvars; i++)
+		allvars[cfg.nmakevars + i] = vars[i];
+	vars = allvars;
+	nvars += cfg.nmakevars;
 	char *out = o.out ? xstrdup(o.out) : default_out(o.repo);
 	char *records = o.records ? xstrdup(o.records) : xasprintf("%s/.klang/builds", o.repo);
 	char *summary = xasprintf("%s/summary.json", out);
@@ -504,6 +513,7 @@ out:
 	free(records);
 	free(out);
 	free_opts(&o);
+	free(allvars);
 	config_free(&cfg);
 	return status;
 }

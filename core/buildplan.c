@@ -47,17 +47,6 @@ static bool is_config_target(const char *s)
 	return true;
 }
 
-static bool is_makevar(const char *s)
-{
-	const char *p = s;
-	if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_'))
-		return false;
-	while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_' ||
-	       (*p >= '0' && *p <= '9'))
-		p++;
-	return *p == '=';
-}
-
 static char *abs_path(const char *p)
 {
 	while (p[0] == '.' && p[1] == '/')
@@ -247,7 +236,7 @@ struct build *buildplan_new(const struct build_spec *s, const char *make, int jo
 		return NULL;
 	}
 	for (size_t i = 0; i < s->nmakevars; i++)
-		if (!is_makevar(s->makevars[i])) {
+		if (!is_make_assignment(s->makevars[i])) {
 			kerr_set(e, "'%s': not a make variable assignment (NAME=VALUE)",
 				 s->makevars[i]);
 			return NULL;

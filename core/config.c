@@ -216,6 +216,23 @@ static int read_setting(struct parse *p, const yaml_node_t *k, const yaml_node_t
 	if (!strcmp(key, "toolchains"))
 		return read_words(p, v, key, &c->toolchains, &c->ntoolchains, valid_name,
 				  "toolchain");
+	if (!strcmp(key, "make")) {
+		char **vars;
+		size_t n;
+		const yaml_node_t *bad;
+		if (scalar_list(p, v, NULL, &vars, &n, &bad) < 0)
+			return fail_at(p, bad, "'make' takes a list of NAME=VALUE");
+		for (size_t i = 0; i < n; i++)
+			if (!is_make_assignment(vars[i])) {
+				int rc = fail_at(p, v, "'make': '%s' is not NAME=VALUE", vars[i]);
+				strv_free(vars, n);
+				return rc;
+			}
+		strv_free(c->makevars, c->nmakevars);
+		c->makevars = vars;
+		c->nmakevars = n;
+		return 0;
+	}
 	char **slot = !strcmp(key, "theme")	? &c->theme
 		      : !strcmp(key, "editor")	? &c->editor
 		      : !strcmp(key, "config")	? &c->config_target
@@ -253,6 +270,8 @@ static void merge(struct config *c, const struct config *f)
 		set_list(&c->arches, &c->narches, f->arches, f->narches);
 	if (f->toolchains)
 		set_list(&c->toolchains, &c->ntoolchains, f->toolchains, f->ntoolchains);
+	if (f->makevars)
+		set_list(&c->makevars, &c->nmakevars, f->makevars, f->nmakevars);
 	for (size_t i = 0; i < f->nbindings; i++)
 		add_binding(c, f->bindings[i].action, f->bindings[i].keys, f->bindings[i].nkeys,
 			    f->bindings[i].origin);
@@ -442,6 +461,10 @@ char *config_dump(const struct config *c)
 	}
 	add_setting(&sb, "config", c->config_target);
 	add_setting(&sb, "wrapper", c->wrapper);
+	if (c->makevars) {
+		sb_adds(&sb, "make: ");
+		add_list(&sb, c->makevars, c->nmakevars);
+	}
 	if (c->nbindings)
 		sb_adds(&sb, "bindings:\n");
 	for (size_t i = 0; i < c->nbindings; i++) {
@@ -464,6 +487,7 @@ void config_free(struct config *c)
 	free(c->wrapper);
 	strv_free(c->arches, c->narches);
 	strv_free(c->toolchains, c->ntoolchains);
+	strv_free(c->makevars, c->nmakevars);
 	for (size_t i = 0; i < c->nbindings; i++) {
 		free(c->bindings[i].action);
 		strv_free(c->bindings[i].keys, c->bindings[i].nkeys);

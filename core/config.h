@@ -4,7 +4,7 @@
  *
  *   theme: projector            editor: nvim        jobs: 16
  *   arches: [arm64, x86_64]     toolchains: [llvm, gcc]
- *   config: defconfig           wrapper: ccache
+ *   config: defconfig           wrapper: ccache     make: [W=1]
  *   bindings:                   # action name -> a key or a list of keys
  *     quit: q
  *     stack-next: [j, <Down>]
@@ -35,8 +35,10 @@ struct config {
 	size_t narches;
 	char **toolchains; /* llvm, clang, gcc */
 	size_t ntoolchains;
-	char *config_target;		 /* "config:" - a make target (defconfig) or a file */
-	char *wrapper;			 /* ccache, distcc, icecc, or "none" */
+	char *config_target; /* "config:" - a make target (defconfig) or a file */
+	char *wrapper;	     /* ccache, distcc, icecc, or "none" */
+	char **makevars;     /* "make:" - NAME=VALUE for every make (W=1) */
+	size_t nmakevars;
 	struct config_binding *bindings; /* one per action, in the order first set */
 	size_t nbindings, bindings_cap;
 	char **files; /* the files read, in order */

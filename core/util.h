@@ -74,6 +74,8 @@ int write_file_atomic(const char *path, const char *data, size_t len, struct ker
 int mkdir_p(const char *path, struct kerr *e);
 bool file_exists(const char *path);
 bool is_dir(const char *path);
+/* NAME=VALUE with NAME a make variable name ([A-Za-z_][A-Za-z0-9_]*). */
+bool is_make_assignment(const char *s);
 /* qsort comparator for an array of strings (char *). */
 int cmp_str(const void *a, const void *b);
 /* Give REPO/.klang/ a .gitignore (once) naming its scratch: build trees,

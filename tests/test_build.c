@@ -230,11 +230,11 @@ static void test_config_defaults(void)
 	char *dir = test_tmpdir(), *tree = kbuild_tree_create(dir);
 	char *klangdir = xasprintf("%s/.klang", tree), *cfg = xasprintf("%s/config.yaml", klangdir);
 	struct kerr e;
-	const char *yaml = "config: tinyconfig\njobs: 1\nwrapper: none\n";
+	const char *yaml = "config: tinyconfig\njobs: 1\nwrapper: none\nmake: [W=1]\n";
 	CU_ASSERT_FATAL(!mkdir_p(klangdir, &e) && !write_file_atomic(cfg, yaml, strlen(yaml), &e));
-	const char *extra[] = {"", "--jobs 2 --config defconfig"};
+	const char *extra[] = {"", "--jobs 2 --config defconfig -- W=2"};
 	const char *want_jobs[] = {"1 build on 1 jobs", "1 build on 2 jobs"};
-	const char *want_cmd[] = {" tinyconfig && ", " defconfig && "};
+	const char *want_cmd[] = {" W=1 tinyconfig && ", " W=1 W=2 defconfig && "};
 	for (int i = 0; i < 2; i++) {
 		char *cmd =
 		    xasprintf("env HOME=%s XDG_CONFIG_HOME=%s/xdg %s build --repo %s --arch "

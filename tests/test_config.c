@@ -51,7 +51,8 @@ static void test_merge_user_and_repo(void)
 	    "toolchains: llvm, gcc\nwrapper: ccache\nbindings:\n  quit: Q\n"
 	    "  stack-next: [j, <Down>]\n");
 	put(repo, ".klang/config.yaml",
-	    "theme: mono\nconfig: allmodconfig\nbindings:\n  quit: [q, C-c]\n");
+	    "theme: mono\nconfig: allmodconfig\nbindings:\n  quit: [q, C-c]\n"
+	    "make: [W=1, KCFLAGS=-O2 -g]\n");
 	setenv("XDG_CONFIG_HOME", home, 1);
 
 	struct config c = {0};
@@ -66,6 +67,8 @@ static void test_merge_user_and_repo(void)
 	CU_ASSERT_STRING_EQUAL(c.toolchains[0], "llvm");
 	CU_ASSERT_STRING_EQUAL(c.config_target, "allmodconfig");
 	CU_ASSERT_STRING_EQUAL(c.wrapper, "ccache");
+	CU_ASSERT_EQUAL_FATAL(c.nmakevars, 2);
+	CU_ASSERT_STRING_EQUAL(c.makevars[1], "KCFLAGS=-O2 -g"); /* kept whole */
 	CU_ASSERT_EQUAL(c.nfiles, 2);
 	const struct config_binding *b = config_binding(&c, "quit");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
@@ -86,6 +89,7 @@ static void test_merge_user_and_repo(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(dump, "theme: mono\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(dump, "arches: [arm64, riscv]\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(dump, "  quit: [q, C-c]\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(dump, "make: [W=1, KCFLAGS=-O2 -g]\n"));
 	struct config back = {0};
 	CU_ASSERT_EQUAL(config_load_text(&back, dump, strlen(dump), "dump", &checks, &e), 0);
 	char *dump2 = config_dump(&back);
@@ -131,6 +135,8 @@ static void test_errors(void)
 	    "theme: [a\n",
 	    "cfg.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence");
 	expect_error("bindings:\n  qiut: q\n", "cfg.yaml:2:3: unknown action 'qiut'");
+	expect_error("make: [W=1, -j8]\n", "cfg.yaml:1:7: 'make': '-j8' is not NAME=VALUE");
+	expect_error("make: {W: 1}\n", "cfg.yaml:1:7: 'make' takes a list of NAME=VALUE");
 	expect_error("bindings:\n  quit: [q, Hyper-x]\n",
 		     "cfg.yaml:2:9: 'quit': unknown key 'Hyper-x'");
 	expect_error("- a\n- b\n", "cfg.yaml:1:1: expected settings (key: value)");

@@ -577,7 +577,7 @@ static void test_config(void)
 	char *cfgpath = xasprintf("%s/.klang/config.yaml", repo);
 	char *text = xasprintf("editor: echo configured >%s/ed.out\n"
 			       "arches: [x86_64, riscv]\ntoolchains: [gcc-12]\n"
-			       "config: tinyconfig\n",
+			       "config: tinyconfig\nmake: [W=1]\n",
 			       r.out);
 	CU_ASSERT_EQUAL_FATAL(write_file_atomic(cfgpath, text, strlen(text), &e), 0);
 	/* a row shows the last build of its config before a newer other one */
@@ -604,7 +604,7 @@ static void test_config(void)
 	CU_ASSERT(str_startswith(r.s[1], "x86_64-gcc-12 idle (b to start)"));
 	CU_ASSERT(has(r.s[1], "\nriscv-gcc-12  idle (b to start)"));
 	CU_ASSERT_PTR_NULL(strstr(r.s[1], "arm64"));
-	CU_ASSERT(has(r.s[1], " tinyconfig -> "));
+	CU_ASSERT(has(r.s[1], " tinyconfig W=1 -> "));
 	free(eo);
 	free(text);
 	free(cfgpath);

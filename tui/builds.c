@@ -239,6 +239,8 @@ static void start_all(void)
 		    .config = build_config(),
 		    .wrapper =
 			cfg && cfg->wrapper && strcmp(cfg->wrapper, "none") ? cfg->wrapper : NULL,
+		    .makevars = cfg ? (const char **)cfg->makevars : NULL,
+		    .nmakevars = cfg ? cfg->nmakevars : 0,
 		};
 		free(r->error);
 		r->error = NULL;
@@ -395,7 +397,10 @@ static void builds_draw(struct view *v, struct line_draw *d, size_t lineno)
 static void builds_title(struct view *v, struct strbuf *sb)
 {
 	(void)v;
-	sb_addf(sb, "%s %s -> %s", B.repo ? B.repo : "", build_config(), B.out ? B.out : "");
+	sb_addf(sb, "%s %s", B.repo ? B.repo : "", build_config());
+	for (size_t i = 0; cfg && i < cfg->nmakevars; i++)
+		sb_addf(sb, " %s", cfg->makevars[i]);
+	sb_addf(sb, " -> %s", B.out ? B.out : "");
 }
 
 static void builds_select(struct view *v)
