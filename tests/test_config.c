@@ -135,6 +135,16 @@ static void test_errors(void)
 	    "theme: [a\n",
 	    "cfg.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence");
 	expect_error("bindings:\n  qiut: q\n", "cfg.yaml:2:3: unknown action 'qiut'");
+	/* make: [] clears the list of a file read before */
+	struct config c = {0};
+	struct kerr e;
+	config_defaults(&c);
+	const char *a = "make: [W=1]\n", *b = "make: []\n";
+	CU_ASSERT_EQUAL(config_load_text(&c, a, strlen(a), "user", &checks, &e), 0);
+	CU_ASSERT_EQUAL(c.nmakevars, 1);
+	CU_ASSERT_EQUAL(config_load_text(&c, b, strlen(b), "repo", &checks, &e), 0);
+	CU_ASSERT_EQUAL(c.nmakevars, 0);
+	config_free(&c);
 	expect_error("make: [W=1, -j8]\n", "cfg.yaml:1:7: 'make': '-j8' is not NAME=VALUE");
 	expect_error("make: {W: 1}\n", "cfg.yaml:1:7: 'make' takes a list of NAME=VALUE");
 	expect_error("bindings:\n  quit: [q, Hyper-x]\n",
