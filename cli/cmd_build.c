@@ -440,9 +440,7 @@ int cmd_build(int argc, char **argv)
 	}
 	o.config = o.config ? o.config : cfg.config_target;
 	o.jobs = o.jobs ? o.jobs : (int)cfg.jobs;
-	o.wrapper = o.wrapper ? o.wrapper : cfg.wrapper;
-	if (o.wrapper && !strcmp(o.wrapper, "none"))
-		o.wrapper = NULL;
+	o.wrapper = config_wrapper(o.wrapper ? o.wrapper : cfg.wrapper);
 	/* its make: variables first, the command line's after them (they win) */
 	char **allvars = xcalloc(cfg.nmakevars + nvars + 1, sizeof(*allvars));
 	for (size_t i = 0; i < cfg.nmakevars; i++)

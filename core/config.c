@@ -119,6 +119,10 @@ static int read_words(struct parse *p, const yaml_node_t *n, const char *key, ch
 	if (scalar_list(p, n, ", \t", &v, &count, &bad) < 0)
 		return bad == n ? fail_at(p, n, "'%s' takes a list of %s names", key, what)
 				: fail_at(p, bad, "'%s' takes %s names", key, what);
+	if (!count) { /* the builds view's matrix needs one of each */
+		strv_free(v, count);
+		return fail_at(p, n, "'%s' takes at least one %s name", key, what);
+	}
 	for (size_t i = 0; i < count; i++)
 		if (!*v[i] || (valid && !valid(v[i]))) {
 			int rc = fail_at(p, n, "unknown %s '%s' in '%s'", what, v[i], key);
@@ -434,6 +438,11 @@ static void add_setting(struct strbuf *sb, const char *key, const char *v)
 	sb_addf(sb, "%s: ", key);
 	add_scalar(sb, v);
 	sb_addc(sb, '\n');
+}
+
+const char *config_wrapper(const char *w)
+{
+	return w && strcmp(w, "none") ? w : NULL;
 }
 
 char *config_dump(const struct config *c)

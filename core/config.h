@@ -69,6 +69,8 @@ char *config_user_path(void);
  * directory that is not in a git repository is its own top). */
 int config_load(struct config *c, const char *repo, const struct config_checks *chk,
 		struct kerr *e);
+/* The wrapper to put in front of CC: w, or NULL for none (or NULL). */
+const char *config_wrapper(const char *w);
 /* The binding of an action, or NULL when no file set one. */
 const struct config_binding *config_binding(const struct config *c, const char *action);
 /* The bindings as lines of the TUI's key-file format, "bind SCOPE KEY

@@ -130,6 +130,8 @@ static void test_errors(void)
 	expect_error("wrapper: sccache2\n",
 		     "cfg.yaml:1:10: wrapper 'sccache2': use ccache, distcc, icecc or none");
 	expect_error("arches: {a: b}\n", "cfg.yaml:1:9: 'arches' takes a list of arch names");
+	expect_error("toolchains: []\n",
+		     "cfg.yaml:1:13: 'toolchains' takes at least one toolchain name");
 	expect_error("arches: [arm64, 'x 86']\n", "cfg.yaml:1:9: unknown arch 'x 86' in 'arches'");
 	expect_error(
 	    "theme: [a\n",

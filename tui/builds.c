@@ -25,6 +25,15 @@
 
 static const struct config *cfg; /* builds_view_configure */
 
+/* The configuration the view builds with: the one given, else the defaults. */
+static const struct config *conf(void)
+{
+	static struct config defaults;
+	if (!cfg && !defaults.arches)
+		config_defaults(&defaults);
+	return cfg ? cfg : &defaults;
+}
+
 struct row {
 	char *name;
 	const char *arch, *toolchain;
@@ -157,13 +166,9 @@ static void init_once(void)
 	if (B.inited)
 		return;
 	B.inited = true;
-	static char *const arches[] = {"arm64", "x86_64"}, *const tcs[] = {"llvm", "gcc"};
-	char *const *a = cfg ? cfg->arches : arches, *const *t = cfg ? cfg->toolchains : tcs;
-	size_t na = cfg ? cfg->narches : 2, nt = cfg ? cfg->ntoolchains : 2;
-	if (!na || !nt) { /* an empty list in config.yaml: the defaults */
-		a = arches, t = tcs;
-		na = nt = 2;
-	}
+	const struct config *c = conf();
+	char *const *a = c->arches, *const *t = c->toolchains;
+	size_t na = c->narches, nt = c->ntoolchains; /* never 0: config.c */
 	B.rows = xcalloc(na * nt + 1, sizeof(*B.rows));
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nt; j++, B.nrows++) {
@@ -189,9 +194,7 @@ static bool ensure_mgr(void)
 	if (B.mgr_ok)
 		return true;
 	struct kerr e;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int jobs = cfg && cfg->jobs ? (int)cfg->jobs : cpus > 0 ? (int)cpus : 1;
-	if (bmgr_init(&B.m, jobs, &e) < 0) {
+	if (bmgr_init(&B.m, (int)conf()->jobs, &e) < 0) {
 		report("builds: %s", e.msg);
 		return false;
 	}
@@ -209,7 +212,7 @@ static bool ensure_mgr(void)
 
 static const char *build_config(void)
 {
-	return cfg && cfg->config_target ? cfg->config_target : "defconfig";
+	return conf()->config_target;
 }
 
 static void start_all(void)
@@ -237,10 +240,9 @@ static void start_all(void)
 		    .arch = r->arch,
 		    .toolchain = r->toolchain,
 		    .config = build_config(),
-		    .wrapper =
-			cfg && cfg->wrapper && strcmp(cfg->wrapper, "none") ? cfg->wrapper : NULL,
-		    .makevars = cfg ? (const char **)cfg->makevars : NULL,
-		    .nmakevars = cfg ? cfg->nmakevars : 0,
+		    .wrapper = config_wrapper(conf()->wrapper),
+		    .makevars = (const char **)conf()->makevars,
+		    .nmakevars = conf()->nmakevars,
 		};
 		free(r->error);
 		r->error = NULL;
@@ -398,8 +400,8 @@ static void builds_title(struct view *v, struct strbuf *sb)
 {
 	(void)v;
 	sb_addf(sb, "%s %s", B.repo ? B.repo : "", build_config());
-	for (size_t i = 0; cfg && i < cfg->nmakevars; i++)
-		sb_addf(sb, " %s", cfg->makevars[i]);
+	for (size_t i = 0; i < conf()->nmakevars; i++)
+		sb_addf(sb, " %s", conf()->makevars[i]);
 	sb_addf(sb, " -> %s", B.out ? B.out : "");
 }
 
