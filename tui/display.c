@@ -307,3 +307,22 @@ int draw_matches(struct line_draw *d, enum theme_elem e, const char *s, const re
 	draw_text(d, e, s, -1);
 	return d->col - start;
 }
+
+int text_wrap(const char *s, int cols, const char **row, int *len, int max)
+{
+	int n = 0;
+	while (*s && n < max) {
+		int rest = (int)strlen(s), fit = text_fit(s, rest, cols);
+		if (fit < rest) {
+			int cut = fit;
+			while (cut > 0 && s[cut] != ' ')
+				cut--;
+			fit = cut > 0 ? cut : fit > 0 ? fit : 1;
+		}
+		row[n] = s;
+		len[n++] = fit;
+		s += fit;
+		s += strspn(s, " ");
+	}
+	return n;
+}

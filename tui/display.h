@@ -56,5 +56,8 @@ void draw_fill(struct line_draw *d, enum theme_elem e);
 int text_width(const char *s, int len);
 /* How many bytes of s fit in `cols` columns. */
 int text_fit(const char *s, int len, int cols);
+/* Text wrapped at spaces into at most `max` rows of at most `cols`
+ * columns: row[i] points into s, len[i] bytes. Returns the rows. */
+int text_wrap(const char *s, int cols, const char **row, int *len, int max);
 
 #endif

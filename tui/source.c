@@ -29,6 +29,7 @@ static struct {
 	size_t n, cap;
 	const struct diag *d; /* whose entries are listed */
 	struct diag_loc at;   /* the place shown */
+	int width;	      /* the header was wrapped for */
 } S;
 
 static void add(enum src_kind kind, struct diag_loc at, char *text)
@@ -198,6 +199,22 @@ static const char *note_label(const struct diag_note *no)
 	}
 }
 
+/* The diagnostic's line, wrapped at the width of the pane (a long
+ * message is what the warnings view cuts): at most 4 rows, the last one
+ * holds the rest; rows after the first are indented. */
+static void add_header(struct diag_loc at, const char *text, int width)
+{
+	const char *row[4];
+	int len[4], n = width > 24 ? text_wrap(text, width - 3, row, len, 4) : 0;
+	if (n == 4)
+		len[3] = (int)strlen(row[3]);
+	if (!n)
+		row[0] = text, len[0] = (int)strlen(text), n = 1;
+	for (int i = 0; i < n; i++)
+		add(SRC_HEADER, at, xasprintf("%s%.*s", i ? "  " : "", len[i], row[i]));
+	S.width = width;
+}
+
 static void source_open(struct view *v)
 {
 	const struct diag *d = warnings_shown();
@@ -211,7 +228,8 @@ static void source_open(struct view *v)
 		diag_loc_text(&sb, &d->loc);
 		sb_addf(&sb, ": %s [%s]%s%s", d->message, d->flag, d->triage_note ? "  note: " : "",
 			d->triage_note ? d->triage_note : "");
-		add(SRC_HEADER, d->loc, sb_detach(&sb));
+		add_header(d->loc, sb_str(&sb), v->width);
+		sb_reset(&sb);
 		if (S.at.line != d->loc.line || strcmp(S.at.file, d->loc.file))
 			add(SRC_HEADER, S.at,
 			    xasprintf("showing %s:%u (Enter on the first line goes back)",
@@ -237,6 +255,12 @@ static void source_open(struct view *v)
 	}
 	v->lines = S.n;
 	view_fix_position(v);
+}
+
+static void source_layout(struct view *v)
+{
+	if (S.d && v->width != S.width)
+		source_open(v);
 }
 
 static void source_draw(struct view *v, struct line_draw *d, size_t lineno)
@@ -310,6 +334,7 @@ static const struct view_ops source_ops = {
     .open = source_open,
     .title = source_title,
     .draw = source_draw,
+    .layout = source_layout,
     .request = source_request,
 };
 

@@ -364,26 +364,6 @@ static bool person_key(int key, bool fn)
 	return true;
 }
 
-/* Caption text wrapped at spaces into rows of at most `cols` columns. */
-static int wrap(const char *s, int cols, const char **row, int *len, int max)
-{
-	int n = 0;
-	while (*s && n < max) {
-		int rest = (int)strlen(s), fit = text_fit(s, rest, cols);
-		if (fit < rest) {
-			int cut = fit;
-			while (cut > 0 && s[cut] != ' ')
-				cut--;
-			fit = cut > 0 ? cut : fit > 0 ? fit : 1;
-		}
-		row[n] = s;
-		len[n++] = fit;
-		s += fit;
-		s += strspn(s, " ");
-	}
-	return n;
-}
-
 /* The box over the bottom of the views, above the status bar. */
 static void draw_caption(void)
 {
@@ -396,7 +376,7 @@ static void draw_caption(void)
 	const char *row[CAPTION_ROWS];
 	int len[CAPTION_ROWS];
 	const char *text = T.caption ? T.caption->text : "(paused)";
-	int n = inner > 0 ? wrap(text, inner, row, len, CAPTION_ROWS) : 0;
+	int n = inner > 0 ? text_wrap(text, inner, row, len, CAPTION_ROWS) : 0;
 	/* above the bottom view's title bar and the status bar */
 	int height = n + 2, y = LINES - 2 - height;
 	if (y < 0 || inner <= 0)

@@ -72,6 +72,7 @@ static struct {
 	bool groups_open, items_open; /* defaults */
 	struct wrow *rows;
 	size_t nrows, cap;
+	int status_w;		/* of the widest triage status among the rows */
 	const struct diag *src; /* in the source pane */
 } W = {.timer = -1};
 
@@ -442,6 +443,7 @@ static void add_row(struct wrow r)
 static void build_rows(void)
 {
 	W.nrows = 0;
+	W.status_w = 3;
 	for (size_t g = 0; g < W.ngroups; g++) {
 		const struct wgroup *wg = &W.groups[g];
 		add_row((struct wrow){ROW_GROUP, g, 0, 0, 0});
@@ -450,6 +452,9 @@ static void build_rows(void)
 		for (size_t i = 0; i < wg->n; i++) {
 			const struct witem *it = &wg->items[i];
 			add_row((struct wrow){ROW_DIAG, g, i, 0, 0});
+			int w = (int)strlen(triage_status_name(it->d[0]->status));
+			if (w > W.status_w)
+				W.status_w = w;
 			if (!is_open(ROW_DIAG, wg, it))
 				continue;
 			for (size_t k = 0; k < it->n; k++) {
@@ -603,9 +608,11 @@ static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 			g->occ == 1 ? "" : "s");
 		draw_text(d, ELEM_HEADER, sb_str(&sb), -1);
 	} else if (r->kind == ROW_DIAG) {
+		/* the message gets the room: the side only when all sides are
+		 * shown, the flag only when the group is not named after it */
 		const struct diag *x = it->d[0];
-		sb_addf(&sb, "  %c %3u %-14s ", is_open(ROW_DIAG, g, it) ? '-' : '+', it->occ,
-			triage_status_name(x->status));
+		sb_addf(&sb, "  %c %3u %-*s ", is_open(ROW_DIAG, g, it) ? '-' : '+', it->occ,
+			W.status_w, triage_status_name(x->status));
 		if (W.narches > 1) {
 			size_t at = sb.len;
 			for (size_t k = 0; k < it->n; k++)
@@ -613,7 +620,12 @@ static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 			while (sb.len - at < W.arch_width + 2)
 				sb_adds(&sb, " ");
 		}
-		diag_text(x, &sb);
+		if (W.side == DIAG_SIDE_NONE)
+			sb_addf(&sb, "%-10s ", diag_side_name(x->side));
+		diag_loc_text(&sb, &x->loc);
+		if (strcmp(x->flag, g->name))
+			sb_addf(&sb, " %s", x->flag);
+		sb_addf(&sb, "  %s", x->message);
 		draw_text(d, x->side == DIAG_SIDE_CLANG_ONLY ? ELEM_WARNING : ELEM_DEFAULT,
 			  sb_str(&sb), -1);
 	} else {
