@@ -623,7 +623,8 @@ static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 		if (W.side == DIAG_SIDE_NONE)
 			sb_addf(&sb, "%-10s ", diag_side_name(x->side));
 		diag_loc_text(&sb, &x->loc);
-		if (strcmp(x->flag, g->name))
+		if (strcmp(x->flag, g->name) &&
+		    (strncmp(x->flag, "-W", 2) || strcmp(x->flag + 2, g->name)))
 			sb_addf(&sb, " %s", x->flag);
 		sb_addf(&sb, "  %s", x->message);
 		draw_text(d, x->side == DIAG_SIDE_CLANG_ONLY ? ELEM_WARNING : ELEM_DEFAULT,
@@ -858,14 +859,16 @@ static void warnings_status(struct view *v, struct strbuf *sb)
 	const struct wrow *r = row_at(v);
 	const struct diag *d = row_diag(r);
 	if (d) {
-		sb_addf(sb, "%s, %s, fingerprint %016llx", d->group, triage_status_name(d->status),
-			(unsigned long long)diag_fp(d));
+		/* the message first: the row may have had no room for it */
+		sb_addf(sb, "%s  [%s", d->message, triage_status_name(d->status));
 		if (d->triage_note)
 			sb_addf(sb, ", note: %s", d->triage_note);
+		sb_adds(sb, "]  ");
 		if (d->flag && *d->flag) {
-			sb_adds(sb, "  ");
 			tui_flag_link(d->flag, sb);
+			sb_adds(sb, "  ");
 		}
+		sb_addf(sb, "fingerprint %016llx", (unsigned long long)diag_fp(d));
 	} else if (r) {
 		sb_addf(sb, "%zu diagnostic%s, %lu occurrence%s", W.groups[r->g].n,
 			W.groups[r->g].n == 1 ? "" : "s", W.groups[r->g].occ,
