@@ -642,6 +642,7 @@ static void test_builds_view(void)
 	sb_adds(&sb, "3\n:save-display idle\nb\n:wait 300\n:save-display started\n");
 	for (int i = 0; i < 20; i++)
 		sb_addf(&sb, ":wait 2000\n:save-display s%02d\n", i);
+	sb_adds(&sb, ":resize 120x30\n:save-display wide\n");
 	char *script = write_script(outdir, sb.buf);
 	char *cmd = xasprintf("cd '%s' && env TERM=xterm-256color LANG=C.UTF-8 HOME='%s' "
 			      "KLANG_SCRIPT='%s' '%s' --repo '%s'",
@@ -664,7 +665,12 @@ static void test_builds_view(void)
 			fprintf(stderr, "builds view, last screen:\n%s\n", t_last);
 		free(want);
 	}
-	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "[####################]"));
+	/* 80 columns: a percentage; 120: the bar */
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "ok           100%        28 obj "));
+	char *wide = xasprintf("%s/wide", outdir), *t_wide = read_or_empty(wide);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_wide, "ok          [####################]        28 obj "));
+	free(t_wide);
+	free(wide);
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "-- log of arm64-llvm --"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "LD      vmlinux"));
 	/* the next session shows what those builds left: outcome and log */

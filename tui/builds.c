@@ -341,18 +341,26 @@ static void draw_row(struct line_draw *d, const struct row *r)
 	}
 	const struct build *b = r->b;
 	draw_textf(d, status_elem(b->status), "%-12s", build_status_name(b->status));
+	/* the bar gives way on a narrow screen (to a percentage): the numbers
+	 * after it count more */
+	int bw = d->width - d->col - 50;
+	bw = bw > BAR_WIDTH ? BAR_WIDTH : bw;
 	double f = build_fraction(b);
 	char bar[BAR_WIDTH + 3];
-	if (f < 0) {
-		snprintf(bar, sizeof(bar), "[%*s%-*s]", (BAR_WIDTH - 3) / 2, "",
-			 BAR_WIDTH - (BAR_WIDTH - 3) / 2, "...");
+	if (bw < 8) {
+		if (f < 0)
+			snprintf(bar, sizeof(bar), "  ...");
+		else
+			snprintf(bar, sizeof(bar), "%4d%%", (int)(f * 100 + 0.5));
+	} else if (f < 0) {
+		snprintf(bar, sizeof(bar), "[%*s%-*s]", (bw - 3) / 2, "", bw - (bw - 3) / 2, "...");
 	} else {
-		int fill = (int)(f * BAR_WIDTH + 0.5);
+		int fill = (int)(f * bw + 0.5);
 		bar[0] = '[';
-		for (int i = 0; i < BAR_WIDTH; i++)
+		for (int i = 0; i < bw; i++)
 			bar[1 + i] = i < fill ? '#' : '.';
-		bar[BAR_WIDTH + 1] = ']';
-		bar[BAR_WIDTH + 2] = '\0';
+		bar[bw + 1] = ']';
+		bar[bw + 2] = '\0';
 	}
 	draw_textf(d, ELEM_DEFAULT, "%s ", bar);
 	char objs[48];
@@ -360,7 +368,7 @@ static void draw_row(struct line_draw *d, const struct row *r)
 		snprintf(objs, sizeof(objs), "%lu/%lu", b->progress.objects, b->progress.expected);
 	else
 		snprintf(objs, sizeof(objs), "%lu", b->progress.objects);
-	draw_textf(d, ELEM_DEFAULT, "%13s obj ", objs);
+	draw_textf(d, ELEM_DEFAULT, "%9s obj ", objs);
 	draw_textf(d, b->warnings ? ELEM_WARNING : ELEM_DEFAULT, "%4lu warn ", b->warnings);
 	draw_textf(d, b->errors ? ELEM_FAILED : ELEM_DEFAULT, "%4lu err ", b->errors);
 	char el[32], eta[32];
