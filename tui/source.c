@@ -252,6 +252,7 @@ static void source_open(struct view *v)
 			add(SRC_ENTRY, d->includes[i],
 			    xasprintf("included from %s:%u", d->includes[i].file,
 				      d->includes[i].line));
+		sb_free(&sb);
 	}
 	v->lines = S.n;
 	view_fix_position(v);
