@@ -81,6 +81,14 @@ static uint64_t hash_str(const char *s, uint64_t seed)
 	return s ? diag_hash(s, strlen(s), seed) : diag_hash("", 0, seed);
 }
 
+/* Zeroed memory for a table that is probed as it is filled: written at
+ * once (calloc's pages would be read as the zero page, then faulted in a
+ * second time when written). */
+static void *zalloc(size_t n)
+{
+	return memset(xmalloc(n), 0, n);
+}
+
 static struct arena_block *block_new(size_t cap)
 {
 	struct arena_block *b = xmalloc(sizeof(*b) + cap);
@@ -130,8 +138,8 @@ static const char *sdup(struct diag_set *s, const char *str)
 static void intern_grow(struct diag_set *s)
 {
 	size_t ncap = s->icap ? s->icap * 2 : 1024;
-	const char **nstr = xcalloc(ncap, sizeof(*nstr));
-	uint64_t *nhash = xcalloc(ncap, sizeof(*nhash));
+	const char **nstr = zalloc(ncap * sizeof(*nstr));
+	uint64_t *nhash = zalloc(ncap * sizeof(*nhash));
 	for (size_t i = 0; i < s->icap; i++) {
 		if (!s->istr[i])
 			continue;
@@ -237,7 +245,7 @@ static bool key_eq(const struct diag *a, const struct diag *b)
 static void table_grow(struct diag_set *s)
 {
 	size_t ncap = s->tcap ? s->tcap * 2 : 1024;
-	struct slot *nt = xcalloc(ncap, sizeof(*nt));
+	struct slot *nt = zalloc(ncap * sizeof(*nt));
 	for (size_t i = 0; i < s->tcap; i++) {
 		if (!s->table[i].e)
 			continue;
@@ -261,7 +269,7 @@ static bool pair_add(struct diag_set *s, const struct entry *e, const char *tu)
 {
 	if ((s->pcount + 1) * 2 > s->pcap) {
 		size_t ncap = s->pcap ? s->pcap * 2 : 1024;
-		struct tu_pair *np = xcalloc(ncap, sizeof(*np));
+		struct tu_pair *np = zalloc(ncap * sizeof(*np));
 		for (size_t i = 0; i < s->pcap; i++) {
 			if (!s->pairs[i].e)
 				continue;
