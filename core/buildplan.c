@@ -363,19 +363,19 @@ int buildplan_pre_step(struct build *b, struct kerr *e)
 	if (pre == PRE_COPY_CONFIG) {
 		size_t len;
 		char *text = read_file(b->config, &len, e);
-		r = text ? write_file_atomic(dst, text, len, e) : -1;
+		r = text ? write_file_replace(dst, text, len, e) : -1;
 		free(text);
 	} else if (pre == PRE_MERGE_FRAGMENTS) {
 		/* Kconfig takes the last assignment of a symbol: appending is merging */
 		char *frag = xasprintf("%s/fragment.config", b->outdir);
 		size_t len;
 		char *text = read_file(dst, &len, e);
-		r = text ? write_file_atomic(frag, b->fragments, strlen(b->fragments), e) : -1;
+		r = text ? write_file_replace(frag, b->fragments, strlen(b->fragments), e) : -1;
 		if (r == 0) {
 			struct strbuf sb = STRBUF_INIT;
 			sb_add(&sb, text, len);
 			sb_adds(&sb, b->fragments);
-			r = write_file_atomic(dst, sb.buf, sb.len, e);
+			r = write_file_replace(dst, sb.buf, sb.len, e);
 			sb_free(&sb);
 		}
 		free(text);

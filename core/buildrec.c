@@ -69,7 +69,7 @@ char *bmgr_summary_json(const struct build_mgr *m, int jobs)
 int bmgr_write_summary(const struct build_mgr *m, const char *path, struct kerr *e)
 {
 	char *s = bmgr_summary_json(m, m->js.slots);
-	int r = write_file_atomic(path, s, strlen(s), e);
+	int r = write_file_replace(path, s, strlen(s), e);
 	free(s);
 	return r;
 }
@@ -175,13 +175,13 @@ void buildrec_finish(struct build_mgr *m, struct build *b)
 	}
 	char *s = build_summary_json(b);
 	char *path = xasprintf("%s/summary.json", b->outdir);
-	if (is_dir(b->outdir) && write_file_atomic(path, s, strlen(s), &e) < 0 && !b->error)
+	if (is_dir(b->outdir) && write_file_replace(path, s, strlen(s), &e) < 0 && !b->error)
 		b->error = xstrdup(e.msg);
 	free(path);
 	if (m->records_dir && b->status != BUILD_CANCELLED) {
 		path = xasprintf("%s/%s", m->records_dir, b->record_key);
 		if ((mkdir_p(m->records_dir, &e) < 0 ||
-		     write_file_atomic(path, s, strlen(s), &e) < 0) &&
+		     write_file_replace(path, s, strlen(s), &e) < 0) &&
 		    !b->error)
 			b->error = xstrdup(e.msg);
 		free(path);

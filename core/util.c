@@ -197,7 +197,7 @@ char *read_file(const char *path, size_t *lenp, struct kerr *e)
 	return sb_detach(&sb);
 }
 
-int write_file_atomic(const char *path, const char *data, size_t len, struct kerr *e)
+static int write_replace(const char *path, const char *data, size_t len, bool sync, struct kerr *e)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -215,7 +215,7 @@ int write_file_atomic(const char *path, const char *data, size_t len, struct ker
 			goto fail;
 		off += (size_t)n;
 	}
-	if (fsync(fd) < 0)
+	if (sync && fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;
@@ -234,6 +234,16 @@ fail:
 	unlink(tmp);
 	free(tmp);
 	return -1;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len, struct kerr *e)
+{
+	return write_replace(path, data, len, true, e);
+}
+
+int write_file_replace(const char *path, const char *data, size_t len, struct kerr *e)
+{
+	return write_replace(path, data, len, false, e);
 }
 
 int mkdir_p(const char *path, struct kerr *e)

@@ -70,6 +70,10 @@ int kerr_set(struct kerr *e, const char *fmt, ...)
 char *read_file(const char *path, size_t *len, struct kerr *e);
 /* Write a file atomically: temporary file in the same directory, fsync, rename. */
 int write_file_atomic(const char *path, const char *data, size_t len, struct kerr *e);
+/* The same without the fsync, for what a build makes (its .config, its
+ * summary and record): readers never see half a file, and a crash loses no
+ * more than the build's own objects, which are not synced either. */
+int write_file_replace(const char *path, const char *data, size_t len, struct kerr *e);
 /* mkdir -p */
 int mkdir_p(const char *path, struct kerr *e);
 bool file_exists(const char *path);

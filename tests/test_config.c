@@ -21,6 +21,23 @@ static void put(const char *dir, const char *rel, const char *text)
 	free(path);
 }
 
+/* Point XDG_CONFIG_HOME at `home`; returns the old value for xdg_restore. */
+static char *xdg_set(const char *home)
+{
+	char *old = getenv("XDG_CONFIG_HOME") ? xstrdup(getenv("XDG_CONFIG_HOME")) : NULL;
+	setenv("XDG_CONFIG_HOME", home, 1);
+	return old;
+}
+
+static void xdg_restore(char *old)
+{
+	if (old)
+		setenv("XDG_CONFIG_HOME", old, 1);
+	else
+		unsetenv("XDG_CONFIG_HOME");
+	free(old);
+}
+
 static bool known_action(const char *name)
 {
 	return !strcmp(name, "quit") || !strcmp(name, "stack-next") || !strcmp(name, "copy-id");
@@ -41,7 +58,7 @@ static const struct config_checks checks = {known_action, known_key};
 static void test_merge_user_and_repo(void)
 {
 	char *home = test_tmpdir(), *repo = test_tmpdir();
-	char *old = getenv("XDG_CONFIG_HOME") ? xstrdup(getenv("XDG_CONFIG_HOME")) : NULL;
+	char *old = xdg_set(home);
 	struct kerr e;
 	git_repository *r;
 	CU_ASSERT_EQUAL_FATAL(gw_init(repo, &r, &e), 0);
@@ -53,7 +70,6 @@ static void test_merge_user_and_repo(void)
 	put(repo, ".klang/config.yaml",
 	    "theme: mono\nconfig: allmodconfig\nbindings:\n  quit: [q, C-c]\n"
 	    "make: [W=1, KCFLAGS=-O2 -g]\n");
-	setenv("XDG_CONFIG_HOME", home, 1);
 
 	struct config c = {0};
 	config_defaults(&c);
@@ -99,15 +115,50 @@ static void test_merge_user_and_repo(void)
 	config_free(&back);
 	config_free(&c);
 
-	if (old)
-		setenv("XDG_CONFIG_HOME", old, 1);
-	else
-		unsetenv("XDG_CONFIG_HOME");
-	free(old);
+	xdg_restore(old);
 	test_rmdir(home);
 	test_rmdir(repo);
 	free(home);
 	free(repo);
+}
+
+/* The repository's file is found from any directory below its top, in a
+ * work tree whose .git is a directory or a file (git worktree), and not
+ * from a directory outside any repository. */
+static void test_found_from_below(void)
+{
+	char *home = test_tmpdir(), *top = test_tmpdir();
+	char *old = xdg_set(home);
+	put(top, "main/.git/HEAD", "ref: refs/heads/main\n");
+	put(top, "main/.klang/config.yaml", "theme: mono\n");
+	put(top, "main/drivers/gpu/x.c", "");
+	put(top, "wt/.git", "gitdir: ../main/.git/worktrees/wt\n");
+	put(top, "wt/.klang/config.yaml", "theme: projector\n");
+	put(top, "wt/kernel/y.c", "");
+	put(top, "plain/z.c", "");
+	const char *where[][2] = {{"main/drivers/gpu", "mono"},
+				  {"main", "mono"},
+				  {"wt/kernel", "projector"},
+				  {"plain", NULL}};
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
+		char *dir = xasprintf("%s/%s", top, where[i][0]);
+		struct config c = {0};
+		struct kerr e;
+		config_defaults(&c);
+		CU_ASSERT_EQUAL(config_load(&c, dir, &checks, &e), 0);
+		if (where[i][1]) {
+			CU_ASSERT_STRING_EQUAL(c.theme ? c.theme : "(none)", where[i][1]);
+		} else {
+			CU_ASSERT_PTR_NULL(c.theme);
+		}
+		config_free(&c);
+		free(dir);
+	}
+	xdg_restore(old);
+	test_rmdir(home);
+	test_rmdir(top);
+	free(home);
+	free(top);
 }
 
 static void expect_error(const char *text, const char *want)
@@ -198,6 +249,7 @@ void suite_config(void)
 {
 	CU_pSuite s = CU_add_suite("config", NULL, NULL);
 	CU_add_test(s, "user file, repository file, dump reads back", test_merge_user_and_repo);
+	CU_add_test(s, "the repository's file found from below its top", test_found_from_below);
 	CU_add_test(s, "errors name file:line:col and keep nothing", test_errors);
 	CU_add_test(s, "quoting, unbinding, missing and empty files", test_quoting_and_unbinding);
 }
