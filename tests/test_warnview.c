@@ -418,6 +418,55 @@ static void test_tree_and_filters(void)
 	run_free(&r);
 }
 
+/* The text of the row the cursor is on: screen `i` of the run and the
+ * attributes saved with it as "<i>.attrs". */
+static char *cursor_row(const struct run *r, int i)
+{
+	char name[16];
+	snprintf(name, sizeof(name), "%d.attrs", i);
+	char *attrs = out_file(r, name);
+	const char *c = strstr(attrs, ": cursor@");
+	int row = -1;
+	while (c && c > attrs && c[-1] != '\n')
+		c--;
+	if (c)
+		row = atoi(c);
+	const char *l = r->s[i];
+	for (int n = 0; l && n < row; n++)
+		l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL;
+	free(attrs);
+	return row < 0 || !l ? xstrdup("(no cursor)") : xstrndup(l, strcspn(l, "\n"));
+}
+
+/* A filter key keeps the cursor on its diagnostic (the same item found in
+ * the new tree) or else on its group. */
+static void test_cursor_kept(void)
+{
+	struct run r;
+	run_init(&r);
+	run_script(&r, "4ss\n:type jjjjjjjjjjjj\n:save-display 1\n:save-attrs 1.attrs\n"
+		       "s\n:save-display 2\n:save-attrs 2.attrs\n"
+		       "/kernel/sched/rt.c<Enter>\n:save-display 3\n:save-attrs 3.attrs\n"
+		       "s\n:save-display 4\n:save-attrs 4.attrs\n");
+	char *rows[5];
+	for (int i = 1; i <= 4; i++)
+		rows[i] = cursor_row(&r, i);
+	/* both, then all sides: the same diagnostic */
+	CU_ASSERT(has(r.s[1], "[warnings] both:"));
+	CU_ASSERT(
+	    has(rows[1], "  +   1 new arm64         include/uapi/asm-generic/unistd.h:60:1 "));
+	CU_ASSERT(has(r.s[2], "[warnings] all:"));
+	CU_ASSERT(has(rows[2], "  +   1 new arm64         both       "
+			       "include/uapi/asm-generic/unistd.h:60:1 "));
+	/* a GCC-only one, then clang-only: not there, its group is */
+	CU_ASSERT(has(rows[3], "gcc-only   kernel/sched/rt.c:9:18 -Wunused-const-variable="));
+	CU_ASSERT(has(r.s[4], "[warnings] clang-only:"));
+	CU_ASSERT(has(rows[4], "- unused (1)  1 occurrence"));
+	for (int i = 1; i <= 4; i++)
+		free(rows[i]);
+	run_free(&r);
+}
+
 /* Triage keys write .klang/triage.yaml; the next start reads it back. */
 static void test_triage_keys(void)
 {
@@ -623,6 +672,7 @@ void suite_warnview(void)
 	CU_add_test(s, "newest finished logs per arch", test_buildlogs);
 	CU_add_test(s, "blame within base..head", test_blame);
 	CU_add_test(s, "tree folds, side/arch/text filters", test_tree_and_filters);
+	CU_add_test(s, "filter keys keep the cursor on its diagnostic", test_cursor_kept);
 	CU_add_test(s, "triage keys write and reload the store", test_triage_keys);
 	CU_add_test(s, "source pane, $EDITOR, B to the patch", test_source_edit_blame);
 	CU_add_test(s, "source pane entries", test_source_entries);

@@ -72,7 +72,7 @@ static struct {
 	bool groups_open, items_open; /* defaults */
 	struct wrow *rows;
 	size_t nrows, cap;
-	int status_w;		/* of the widest triage status among the rows */
+	int status_w;		/* of the widest triage status in the tree */
 	const struct diag *src; /* in the source pane */
 } W = {.timer = -1};
 
@@ -110,6 +110,7 @@ static struct tree {
 	size_t arch;
 	struct wgroup *groups;
 	size_t ngroups, shown;
+	int status_w;
 } trees[TREES];
 static unsigned next_tree;
 
@@ -372,13 +373,21 @@ static void build_groups(void)
 		build_tree();
 		t = &trees[next_tree++ % TREES];
 		free_tree(t);
-		*t = (struct tree){true, W.side, W.status, W.arch, W.groups, W.ngroups, W.shown};
+		*t = (struct tree){.used = true,
+				   .side = W.side,
+				   .status = W.status,
+				   .arch = W.arch,
+				   .groups = W.groups,
+				   .ngroups = W.ngroups,
+				   .shown = W.shown,
+				   .status_w = W.status_w};
 		if (W.text) /* not kept: any other text is another tree */
 			t->used = false;
 	}
 	W.groups = t->groups;
 	W.ngroups = t->ngroups;
 	W.shown = t->shown;
+	W.status_w = t->status_w;
 }
 
 static void build_tree(void)
@@ -389,6 +398,10 @@ static void build_tree(void)
 		if (shown_by_filters(W.dd.rows[i]))
 			pick[n++] = W.dd.rows[i];
 	struct diag_group *dg = group_collect(pick, n, &W.ngroups);
+	/* the status column: as wide as the widest status of the tree, worked
+	 * out here, where the diagnostics are read anyway (not each time the
+	 * rows are laid out: that read each one again, a cache miss apiece) */
+	W.status_w = 3;
 	free(pick);
 	W.groups = xcalloc(W.ngroups + 1, sizeof(*W.groups));
 	for (size_t g = 0; g < W.ngroups; g++) {
@@ -406,6 +419,10 @@ static void build_tree(void)
 			struct witem *it = wg->n ? &wg->items[wg->n - 1] : NULL;
 			if (!it || item_cmp(it->d[0], d))
 				it = &wg->items[wg->n++];
+			if (!it->n) {
+				int w = (int)strlen(triage_status_name(d->status));
+				W.status_w = w > W.status_w ? w : W.status_w;
+			}
 			it->d = xrealloc(it->d, (it->n + 1) * sizeof(*it->d));
 			it->d[it->n++] = d;
 			it->occ += d->occurrences;
@@ -443,7 +460,6 @@ static void add_row(struct wrow r)
 static void build_rows(void)
 {
 	W.nrows = 0;
-	W.status_w = 3;
 	for (size_t g = 0; g < W.ngroups; g++) {
 		const struct wgroup *wg = &W.groups[g];
 		add_row((struct wrow){ROW_GROUP, g, 0, 0, 0});
@@ -452,9 +468,6 @@ static void build_rows(void)
 		for (size_t i = 0; i < wg->n; i++) {
 			const struct witem *it = &wg->items[i];
 			add_row((struct wrow){ROW_DIAG, g, i, 0, 0});
-			int w = (int)strlen(triage_status_name(it->d[0]->status));
-			if (w > W.status_w)
-				W.status_w = w;
 			if (!is_open(ROW_DIAG, wg, it))
 				continue;
 			for (size_t k = 0; k < it->n; k++) {
@@ -496,32 +509,53 @@ static void anchor(const struct view *v, char **gname, const struct diag **ikey)
 
 /* Rebuild the tree with the cursor on the anchor's group or item if it
  * is still there; frees the anchor. */
+/* The item of group g that is `ikey` (items are in item_cmp order), or
+ * whose fold key is `ikey_text`; SIZE_MAX if none. */
+static size_t find_item(size_t g, const struct diag *ikey, const char *ikey_text)
+{
+	const struct wgroup *wg = &W.groups[g];
+	size_t lo = 0, hi = ikey ? wg->n : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = item_cmp(wg->items[mid].d[0], ikey);
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = 0; ikey_text && i < wg->n; i++) {
+		char *k = fold_key(ROW_DIAG, NULL, &wg->items[i]);
+		bool same = !strcmp(k, ikey_text);
+		free(k);
+		if (same)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* Rebuild the rows, the cursor on the same item (ikey; ikey_text after a
+ * reload, when the old diagnostics are gone) or else on its group. */
 static void rebuild_at(struct view *v, char *gname, const struct diag *ikey, char *ikey_text)
 {
 	build_groups();
 	build_rows();
-	size_t to = v->lineno;
-	for (size_t i = 0; gname && i < W.nrows; i++) {
-		const struct wrow *x = &W.rows[i];
-		if (x->kind == ROW_OCC || strcmp(W.groups[x->g].name, gname))
-			continue;
-		if (x->kind == ROW_GROUP) {
-			to = i;
-			if (!ikey && !ikey_text)
+	size_t to = v->lineno, g = 0;
+	while (gname && g < W.ngroups && strcmp(W.groups[g].name, gname))
+		g++;
+	if (gname && g < W.ngroups) {
+		size_t item = find_item(g, ikey, ikey_text);
+		for (size_t i = 0; i < W.nrows; i++) {
+			const struct wrow *x = &W.rows[i];
+			if (x->g == g && x->kind == ROW_GROUP) {
+				to = i;
+				if (item == SIZE_MAX)
+					break;
+			} else if (x->g == g && x->kind == ROW_DIAG && x->i == item) {
+				to = i;
 				break;
-			continue;
-		}
-		bool same;
-		if (ikey_text) { /* after a reload: the old diagnostics are gone */
-			char *k = fold_key(ROW_DIAG, NULL, row_item(x));
-			same = !strcmp(k, ikey_text);
-			free(k);
-		} else {
-			same = ikey && !item_cmp(row_item(x)->d[0], ikey);
-		}
-		if (same) {
-			to = i;
-			break;
+			}
 		}
 	}
 	free(gname);
