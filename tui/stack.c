@@ -13,6 +13,8 @@
 #define BADGE_MAX 30
 #define AUTHOR_MAX 20
 #define ID_WIDTH 12
+#define ID_NARROW 8    /* the id in a narrow row */
+#define SUBJECT_MIN 40 /* what a row narrows its other columns for */
 
 static struct {
 	struct stack *st;
@@ -22,6 +24,8 @@ static struct {
 	size_t *counts;
 	uint64_t *extra_mask; /* per patch: which extra tag names it carries */
 	int index_w, badge_w, author_w;
+	int badge1_w, initials_w; /* narrowed: the first badge and a "+", initials */
+	int subject_w;
 	struct stack_view_hooks hooks;
 	int summary_row; /* the first header row of the hook's summary */
 } S;
@@ -49,6 +53,39 @@ static bool filter_any(void)
 		if (S.filter[s])
 			return true;
 	return false;
+}
+
+static const char *first_tag(const struct patch *p)
+{
+	return p->ntags ? tag_names[p->tag_order[0]] : p->nextra_tags ? p->extra_tags[0] : NULL;
+}
+
+/* The first badge, and a "+" when there are more. */
+static int badge1_width(const struct patch *p)
+{
+	const char *t = first_tag(p);
+	return t ? (int)strlen(t) + 2 + (p->ntags + p->nextra_tags > 1) : 0;
+}
+
+/* The initials of a name, as tig abbreviates an author: the first
+ * character of each of its first three words ("Ada Lindqvist": "AL"). */
+static void initials(const char *name, char out[16])
+{
+	size_t n = 0;
+	for (const char *w = name; *w && n < 12;) {
+		while (*w == ' ')
+			w++;
+		if (!*w)
+			break;
+		unsigned char c = (unsigned char)*w;
+		size_t len = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+		for (size_t i = 0; i < len && w[i]; i++)
+			out[n++] = w[i];
+		w = strchr(w, ' ');
+		if (!w)
+			break;
+	}
+	out[n] = '\0';
 }
 
 static int badges_width(const struct patch *p)
@@ -103,7 +140,7 @@ void stack_view_set_stack(struct stack *st)
 	S.counts = xcalloc(S.nslots, sizeof(*S.counts));
 	S.rows = xcalloc(st->npatches + 1, sizeof(*S.rows));
 	S.extra_mask = xcalloc(st->npatches + 1, sizeof(*S.extra_mask));
-	S.badge_w = S.author_w = 0;
+	S.badge_w = S.author_w = S.badge1_w = S.initials_w = S.subject_w = 0;
 	for (size_t i = 0; i < st->npatches; i++) {
 		const struct patch *p = &st->patches[i];
 		for (size_t x = 0; x < p->nextra_tags; x++)
@@ -116,6 +153,14 @@ void stack_view_set_stack(struct stack *st)
 		S.badge_w = bw > S.badge_w ? bw : S.badge_w;
 		int aw = p->author ? text_width(p->author, -1) : 0;
 		S.author_w = aw > S.author_w ? aw : S.author_w;
+		int sw = text_width(p->title ? p->title : p->subject ? p->subject : "", -1);
+		S.subject_w = sw > S.subject_w ? sw : S.subject_w;
+		bw = badge1_width(p);
+		S.badge1_w = bw > S.badge1_w ? bw : S.badge1_w;
+		char ini[16];
+		initials(p->author ? p->author : "", ini);
+		aw = text_width(ini, -1);
+		S.initials_w = aw > S.initials_w ? aw : S.initials_w;
 	}
 	S.badge_w = S.badge_w > BADGE_MAX ? BADGE_MAX : S.badge_w;
 	S.author_w = S.author_w > AUTHOR_MAX ? AUTHOR_MAX : S.author_w;
@@ -207,12 +252,17 @@ static void draw_badges(struct line_draw *d, const struct patch *p, int width)
 	int start = d->col, limit = d->width;
 	if (d->col + width < d->width)
 		d->width = d->col + width;
-	for (size_t i = 0; i < p->ntags; i++) {
+	if (width < S.badge_w && first_tag(p)) { /* narrowed */
+		draw_tag(d, first_tag(p));
+		if (p->ntags + p->nextra_tags > 1)
+			draw_text(d, ELEM_DEFAULT, "+", 1);
+	}
+	for (size_t i = 0; i < p->ntags && width == S.badge_w; i++) {
 		if (i)
 			draw_text(d, ELEM_DEFAULT, " ", 1);
 		draw_tag(d, tag_names[p->tag_order[i]]);
 	}
-	for (size_t i = 0; i < p->nextra_tags; i++) {
+	for (size_t i = 0; i < p->nextra_tags && width == S.badge_w; i++) {
 		if (i || p->ntags)
 			draw_text(d, ELEM_DEFAULT, " ", 1);
 		draw_tag(d, p->extra_tags[i]);
@@ -235,26 +285,43 @@ static void stack_draw(struct view *v, struct line_draw *d, size_t lineno)
 		draw_text(d, delem, decision ? decision : "", -1);
 		draw_pad_to(d, ELEM_DEFAULT, start + S.hooks.width + 1);
 	}
-	if (S.badge_w) {
-		draw_badges(d, p, S.badge_w);
+	/* a narrow row keeps SUBJECT_MIN columns (or the widest subject's) for
+	 * the subject: the id becomes 8 digits, the author initials, the badges
+	 * the first and a "+", in that order; below 20 the author goes */
+	int room = d->width - d->col, badge_w = S.badge_w, id_w = ID_WIDTH;
+	int author_w = S.author_w < room / 3 ? S.author_w : room / 3;
+	bool short_author = false;
+	for (int step = 0; step < 3; step++) {
+		int subject = room - (badge_w ? badge_w + 1 : 0) - id_w - 1 - author_w - 1;
+		if (subject >= SUBJECT_MIN || subject >= S.subject_w)
+			break;
+		if (step == 0)
+			id_w = ID_NARROW;
+		else if (step == 1 && S.initials_w < author_w)
+			author_w = S.initials_w, short_author = true;
+		else if (step == 2 && S.badge1_w < badge_w)
+			badge_w = S.badge1_w;
+	}
+	if (badge_w) {
+		draw_badges(d, p, badge_w);
 		draw_text(d, ELEM_DEFAULT, " ", 1);
 	}
-	draw_text(d, ELEM_ID, p->id, ID_WIDTH);
+	draw_text(d, ELEM_ID, p->id, id_w);
 	draw_text(d, ELEM_DEFAULT, " ", 1);
-	/* the author column sits at the right edge when there is room */
-	int room = d->width - d->col, author_w = S.author_w;
-	if (author_w > room / 3)
-		author_w = room / 3 > 8 ? room / 3 : 8;
-	if (room - author_w - 1 < 20)
+	if (d->width - d->col - author_w - 1 < 20)
 		author_w = 0;
 	int limit = d->width;
 	if (author_w)
 		d->width = limit - author_w - 1;
 	draw_matches(d, ELEM_SUBJECT, p->title ? p->title : p->subject, view_search_regex());
 	if (author_w) {
+		/* the author column sits at the right edge */
 		d->width = limit;
 		draw_pad_to(d, ELEM_DEFAULT, limit - author_w);
+		char ini[16];
 		const char *a = p->author ? p->author : "";
+		if (short_author)
+			initials(a, ini), a = ini;
 		draw_text(d, ELEM_AUTHOR, a, text_fit(a, -1, author_w));
 	}
 }
