@@ -72,18 +72,16 @@ static int badge1_width(const struct patch *p)
 static void initials(const char *name, char out[16])
 {
 	size_t n = 0;
-	for (const char *w = name; *w && n < 12;) {
-		while (*w == ' ')
-			w++;
-		if (!*w)
+	for (int words = 0; words < 3; words++) {
+		while (*name == ' ')
+			name++;
+		if (!*name)
 			break;
-		unsigned char c = (unsigned char)*w;
+		unsigned char c = (unsigned char)*name;
 		size_t len = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-		for (size_t i = 0; i < len && w[i]; i++)
-			out[n++] = w[i];
-		w = strchr(w, ' ');
-		if (!w)
-			break;
+		for (size_t i = 0; i < len && name[i]; i++)
+			out[n++] = name[i];
+		name += strcspn(name, " ");
 	}
 	out[n] = '\0';
 }
