@@ -400,6 +400,8 @@ static void test_tree_and_filters(void)
 	CU_ASSERT_PTR_NULL(strstr(t[5], "cacheinfo"));
 	CU_ASSERT_EQUAL(count_rows(t[5], "        x86_64 "), 0);
 	CU_ASSERT(has(t[5], "- tautological-compare (1)  2 occurrences"));
+	/* the arch column as wide as the arches shown */
+	CU_ASSERT(has(t[5], "  -   2 new arm64  include/linux/sunrpc/xdr.h:752:10 "));
 	CU_ASSERT(has(t[6], "arch x86_64, status any; 2 shown"));
 	/* \ filters on text, back to all arches */
 	CU_ASSERT(has(t[7], "arch all, status any, text \"cacheinfo\"; 1 shown"));

@@ -31,6 +31,7 @@ struct witem {
 	struct diag **d;
 	size_t n;
 	unsigned occ;
+	size_t arch_w; /* of its arches, comma-separated */
 };
 
 struct wgroup {
@@ -57,7 +58,7 @@ static struct {
 	struct triage *tri;
 	char *tri_path;
 	const char **arches;
-	size_t narches, arch_width; /* arch_width: of them all, comma-separated */
+	size_t narches;
 	bool loaded, tried, stale;
 	int timer;
 	/* filters */
@@ -73,6 +74,7 @@ static struct {
 	struct wrow *rows;
 	size_t nrows, cap;
 	int status_w;		/* of the widest triage status in the tree */
+	size_t arch_w;		/* of the widest arches of an item in the tree */
 	const struct diag *src; /* in the source pane */
 } W = {.timer = -1};
 
@@ -111,6 +113,7 @@ static struct tree {
 	struct wgroup *groups;
 	size_t ngroups, shown;
 	int status_w;
+	size_t arch_w;
 } trees[TREES];
 static unsigned next_tree;
 
@@ -151,7 +154,7 @@ static void unload(void)
 	free(W.sig);
 	W.tri_path = W.logs = W.sig = NULL;
 	W.arches = NULL;
-	W.narches = W.arch_width = 0;
+	W.narches = 0;
 	W.loaded = false;
 	W.src = NULL;
 	source_pane_free(); /* it points into the sets */
@@ -208,9 +211,6 @@ static void collect_arches(void)
 			}
 		}
 	qsort(W.arches, W.narches, sizeof(*W.arches), cmp_str);
-	W.arch_width = W.narches ? W.narches - 1 : 0;
-	for (size_t j = 0; j < W.narches; j++)
-		W.arch_width += strlen(W.arches[j]);
 	if (W.arch > W.narches)
 		W.arch = 0;
 }
@@ -380,7 +380,8 @@ static void build_groups(void)
 				   .groups = W.groups,
 				   .ngroups = W.ngroups,
 				   .shown = W.shown,
-				   .status_w = W.status_w};
+				   .status_w = W.status_w,
+				   .arch_w = W.arch_w};
 		if (W.text) /* not kept: any other text is another tree */
 			t->used = false;
 	}
@@ -388,6 +389,7 @@ static void build_groups(void)
 	W.ngroups = t->ngroups;
 	W.shown = t->shown;
 	W.status_w = t->status_w;
+	W.arch_w = t->arch_w;
 }
 
 static void build_tree(void)
@@ -398,10 +400,11 @@ static void build_tree(void)
 		if (shown_by_filters(W.dd.rows[i]))
 			pick[n++] = W.dd.rows[i];
 	struct diag_group *dg = group_collect(pick, n, &W.ngroups);
-	/* the status column: as wide as the widest status of the tree, worked
-	 * out here, where the diagnostics are read anyway (not each time the
-	 * rows are laid out: that read each one again, a cache miss apiece) */
+	/* the status and arch columns: as wide as the widest status and arch
+	 * list of the tree, worked out here, where the diagnostics are read
+	 * anyway (not each time the rows are laid out: a cache miss apiece) */
 	W.status_w = 3;
+	W.arch_w = 0;
 	free(pick);
 	W.groups = xcalloc(W.ngroups + 1, sizeof(*W.groups));
 	for (size_t g = 0; g < W.ngroups; g++) {
@@ -425,6 +428,8 @@ static void build_tree(void)
 			}
 			it->d = xrealloc(it->d, (it->n + 1) * sizeof(*it->d));
 			it->d[it->n++] = d;
+			it->arch_w += (it->n > 1) + strlen(d->arch);
+			W.arch_w = it->arch_w > W.arch_w ? it->arch_w : W.arch_w;
 			it->occ += d->occurrences;
 		}
 		W.shown += wg->n;
@@ -651,7 +656,7 @@ static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 			size_t at = sb.len;
 			for (size_t k = 0; k < it->n; k++)
 				sb_addf(&sb, "%s%s", k ? "," : "", it->d[k]->arch);
-			while (sb.len - at < W.arch_width + 2)
+			while (sb.len - at < W.arch_w + 2)
 				sb_adds(&sb, " ");
 		}
 		if (W.side == DIAG_SIDE_NONE)
