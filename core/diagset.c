@@ -81,17 +81,9 @@ static uint64_t hash_str(const char *s, uint64_t seed)
 	return s ? diag_hash(s, strlen(s), seed) : diag_hash("", 0, seed);
 }
 
-/* Zeroed memory for a table that is probed as it is filled: written at
- * once (calloc's pages would be read as the zero page, then faulted in a
- * second time when written). */
-static void *zalloc(size_t n)
-{
-	return memset(xmalloc(n), 0, n);
-}
-
 static struct arena_block *block_new(size_t cap)
 {
-	struct arena_block *b = xmalloc(sizeof(*b) + cap);
+	struct arena_block *b = xmalloc_big(sizeof(*b) + cap);
 	b->cap = cap;
 	b->used = 0;
 	return b;
@@ -138,8 +130,8 @@ static const char *sdup(struct diag_set *s, const char *str)
 static void intern_grow(struct diag_set *s)
 {
 	size_t ncap = s->icap ? s->icap * 2 : 1024;
-	const char **nstr = zalloc(ncap * sizeof(*nstr));
-	uint64_t *nhash = zalloc(ncap * sizeof(*nhash));
+	const char **nstr = xcalloc_big(ncap * sizeof(*nstr));
+	uint64_t *nhash = xcalloc_big(ncap * sizeof(*nhash));
 	for (size_t i = 0; i < s->icap; i++) {
 		if (!s->istr[i])
 			continue;
@@ -245,7 +237,7 @@ static bool key_eq(const struct diag *a, const struct diag *b)
 static void table_grow(struct diag_set *s)
 {
 	size_t ncap = s->tcap ? s->tcap * 2 : 1024;
-	struct slot *nt = zalloc(ncap * sizeof(*nt));
+	struct slot *nt = xcalloc_big(ncap * sizeof(*nt));
 	for (size_t i = 0; i < s->tcap; i++) {
 		if (!s->table[i].e)
 			continue;
@@ -269,7 +261,7 @@ static bool pair_add(struct diag_set *s, const struct entry *e, const char *tu)
 {
 	if ((s->pcount + 1) * 2 > s->pcap) {
 		size_t ncap = s->pcap ? s->pcap * 2 : 1024;
-		struct tu_pair *np = zalloc(ncap * sizeof(*np));
+		struct tu_pair *np = xcalloc_big(ncap * sizeof(*np));
 		for (size_t i = 0; i < s->pcap; i++) {
 			if (!s->pairs[i].e)
 				continue;
@@ -576,7 +568,7 @@ void diag_rank_strings(const char *const *strs, size_t n, uint32_t *out)
 
 static void radix_sort(struct sort_key *k, size_t n)
 {
-	struct sort_key *tmp = xmalloc(n * sizeof(*tmp)), *src = k, *dst = tmp;
+	struct sort_key *tmp = xmalloc_big(n * sizeof(*tmp)), *src = k, *dst = tmp;
 	for (int shift = 0; shift < 64; shift += 8) {
 		size_t count[257] = {0};
 		for (size_t i = 0; i < n; i++)
@@ -605,7 +597,7 @@ void diag_sort(struct diag **rows, size_t n)
 	for (size_t i = 0; i < n; i++)
 		files[i] = rows[i]->loc.file;
 	diag_rank_strings(files, n, rank);
-	struct sort_key *k = xmalloc(n * sizeof(*k));
+	struct sort_key *k = xmalloc_big(n * sizeof(*k));
 	for (size_t i = 0; i < n; i++) {
 		const struct diag *d = rows[i];
 		uint64_t line = d->loc.line < 0xffffff ? d->loc.line : 0xffffff;

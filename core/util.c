@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,6 +34,30 @@ void *xcalloc(size_t n, size_t size)
 	if (!p)
 		oom(n * size);
 	return p;
+}
+
+#define BIG (256u << 10) /* glibc maps blocks this big on their own */
+
+static void *populate(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+	if (n >= BIG && e > a)
+		madvise((void *)a, e - a, MADV_POPULATE_WRITE); /* a hint: fails on old kernels */
+#endif
+	return p;
+}
+
+void *xmalloc_big(size_t n)
+{
+	return populate(xmalloc(n), n);
+}
+
+void *xcalloc_big(size_t n)
+{
+	/* calloc of a big block is a fresh mapping, zero already */
+	return populate(xcalloc(1, n), n);
 }
 
 void *xrealloc(void *p, size_t n)
