@@ -41,8 +41,10 @@ void *xcalloc(size_t n, size_t size)
 static void *populate(void *p, size_t n)
 {
 #ifdef MADV_POPULATE_WRITE
-	uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+	/* asked each time (big blocks only): the diff's two readers call this */
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE); /* 16 or 64 KiB on some arm64 */
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(page - 1);
 	if (n >= BIG && e > a)
 		madvise((void *)a, e - a, MADV_POPULATE_WRITE); /* a hint: fails on old kernels */
 #endif

@@ -1,7 +1,9 @@
 /* Tests for core/util: string buffers, atomic writes, file reads. */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/strmap.h"
@@ -62,6 +64,49 @@ static void test_trim_flatten(void)
 	CU_ASSERT_FALSE(str_endswith("a", ".yaml"));
 }
 
+/* Pages of a region that are mapped now (mincore), of those it spans. */
+static size_t resident_pages(const void *p, size_t n, size_t *total)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(page - 1);
+	*total = (e - a) / page;
+	unsigned char *v = xmalloc(*total + 1);
+	size_t in = 0;
+	if (!mincore((void *)a, e - a, v))
+		for (size_t i = 0; i < *total; i++)
+			in += v[i] & 1;
+	free(v);
+	return in;
+}
+
+/* A big buffer is mapped whole before it is written (no fault a page),
+ * zeroed for xcalloc_big; a plain calloc of the same size is not. */
+static void test_alloc_big(void)
+{
+	size_t n = (3u << 20) + 5, total;
+	char *plain = xcalloc(1, n);
+	bool populates = true;
+#ifdef MADV_POPULATE_WRITE
+	populates = !madvise(NULL, 0, MADV_POPULATE_WRITE); /* kernel 5.14 on */
+#endif
+	char *z = xcalloc_big(n), *m = xmalloc_big(n);
+	if (populates) {
+		CU_ASSERT_EQUAL(resident_pages(z, n, &total), total);
+		CU_ASSERT_EQUAL(resident_pages(m, n, &total), total);
+		CU_ASSERT_TRUE(resident_pages(plain, n, &total) < total / 2);
+	}
+	size_t nonzero = 0;
+	for (size_t i = 0; i < n; i++)
+		nonzero += z[i] != 0;
+	CU_ASSERT_EQUAL(nonzero, 0);
+	memset(m, 'x', n);
+	CU_ASSERT_EQUAL(m[n - 1], 'x');
+	free(plain);
+	free(z);
+	free(m);
+}
+
 /* Pointer keys: equal texts at two addresses are two keys; a map grows
  * past many rehashes and keeps every value. */
 static void test_ptrmap(void)
@@ -101,4 +146,5 @@ void suite_util(void)
 	CU_add_test(s, "atomic write", test_atomic_write);
 	CU_add_test(s, "trim and flatten", test_trim_flatten);
 	CU_add_test(s, "pointer-keyed map", test_ptrmap);
+	CU_add_test(s, "big buffers mapped at once", test_alloc_big);
 }
