@@ -177,8 +177,12 @@ static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 
 static struct diag_parser_opts opts_for(const struct args *a, enum diag_cc cc)
 {
-	return (struct diag_parser_opts){
-	    .cc = cc, .arch = a->arch, .src_root = a->src_root, .build_dir = a->build_dir};
+	/* rows of TSV and quickfix show no notes, chains or units */
+	return (struct diag_parser_opts){.cc = cc,
+					 .arch = a->arch,
+					 .src_root = a->src_root,
+					 .build_dir = a->build_dir,
+					 .brief = a->fmt == F_TSV || a->fmt == F_QUICKFIX};
 }
 
 /* Families, groups and triage statuses, from the shipped files, the repo's

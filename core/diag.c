@@ -185,7 +185,7 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	p->msg = pb_text(&p->pb, l->msg, l->msglen);
 	if (flag)
 		p->flag = pb_add(&p->pb, flag, flaglen);
-	take_includes(p, p->pb.buf + p->spell.file, l->pathlen, true);
+	take_includes(p, p->pb.buf + p->spell.file, l->pathlen, !p->o.brief);
 	/* after take_includes: it adds to pb, which may move */
 	const char *file = p->pb.buf + p->spell.file;
 	if (p->nincs)
@@ -195,7 +195,8 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	else if (l->line && is_unit(file))
 		p->tu = p->spell.file;
 	/* the pb_add above may have moved pb again */
-	if (p->ctx_func.len && !strcmp(sb_str(&p->ctx_file), p->pb.buf + p->spell.file))
+	if (p->ctx_func.len && !p->o.brief &&
+	    !strcmp(sb_str(&p->ctx_file), p->pb.buf + p->spell.file))
 		p->func = pb_raw(&p->pb, p->ctx_func.buf, p->ctx_func.len);
 	if (kind == DIAG_ERROR)
 		p->counts.errors++;
@@ -224,9 +225,11 @@ static void add_note(struct diag_parser *p, const struct lex_diag *l)
 	struct pnote *note = &p->notes[p->nnotes];
 	note->kind = k;
 	note->loc = (struct ploc){pb_add(&p->pb, l->path, l->pathlen), l->line, l->col};
-	note->msg = pb_raw(&p->pb, m, n);
-	note->source = NONE;
-	note->macro = macro ? pb_raw(&p->pb, macro, macrolen) : NONE;
+	note->source = note->msg = note->macro = NONE;
+	if (!p->o.brief) {
+		note->msg = pb_raw(&p->pb, m, n);
+		note->macro = macro ? pb_raw(&p->pb, macro, macrolen) : NONE;
+	}
 	if (k != DIAG_NOTE_PLAIN && p->nmacros == p->nnotes) {
 		p->nmacros++;
 		if (k == DIAG_NOTE_IN_EXPANSION)
@@ -239,6 +242,9 @@ static void add_note(struct diag_parser *p, const struct lex_diag *l)
 
 static void set_echo(struct diag_parser *p, const char *s, size_t n)
 {
+	/* brief: only the site's source line is kept */
+	if (p->o.brief && p->echo_note != NONE && p->echo_note != p->site_note)
+		return;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
 	size_t off = pb_raw(&p->pb, s, n);
@@ -288,8 +294,8 @@ static void echo_line(struct diag_parser *p, const char *s, size_t n)
 		}
 		return;
 	case E_CLANG_FIXIT:
-		if (p->have && p->echo_note == NONE && n && !lex_is_generated(s, n) &&
-		    p->fixit == NONE)
+		if (p->have && p->echo_note == NONE && n && !p->o.brief &&
+		    !lex_is_generated(s, n) && p->fixit == NONE)
 			p->fixit = pb_raw(&p->pb, s, n);
 		p->echo = E_NONE;
 		return;
@@ -414,7 +420,8 @@ static bool special_line(struct diag_parser *p, const char *s, size_t n)
 		p->notes[p->nnotes - 1].kind = DIAG_NOTE_REFERENCE;
 		p->nmacros = nm;
 		p->echo = E_NONE;
-	} else if (n > 8 && !memcmp(s, "fix-it:\"", 8) && p->have && p->fixit == NONE) {
+	} else if (n > 8 && !memcmp(s, "fix-it:\"", 8) && p->have && p->fixit == NONE &&
+		   !p->o.brief) {
 		p->fixit = pb_raw(&p->pb, s + 7, n - 7);
 	} else if (n > 2 && s[0] == '[' && s[1] == '{') {
 		commit(p);

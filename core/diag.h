@@ -149,6 +149,10 @@ struct diag_parser_opts {
 	const char *src_root;  /* NULL: detect from absolute paths */
 	const char *build_dir; /* NULL: from make's "Entering directory" */
 	const char *log_name;  /* recorded in each diagnostic */
+	/* Keep only what a row shows (place, flag, message, source line for
+	 * the fingerprint, occurrences): no notes, include chain, units,
+	 * function or fix-it. The place still comes from the macro notes. */
+	bool brief;
 	/* Called for each reported warning or error once its notes are read
 	 * (raw paths, strings valid during the call only). */
 	void (*on_diag)(const struct diag *d, void *ctx);

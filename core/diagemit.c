@@ -93,35 +93,41 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	    r->loc.file == r->spell.file ? d.spell.file : npath(p, r->loc.file ? r->loc.file : "");
 	d.flag = nflag(p, r->flag);
 	d.message = r->message ? r->message : "";
+	/* brief: no units, notes, include chain, function or fix-it */
+	bool brief = p->o.brief;
+	d.ntus = brief ? 0 : r->ntus;
+	d.nnotes = brief ? 0 : r->nnotes;
+	d.nmacros = brief ? 0 : r->nmacros;
+	d.nincludes = brief ? 0 : r->nincludes;
 	/* one unit as read, all a raw entry gathered */
-	ALLOC_GROW(p->ntus_buf, r->ntus + 1, p->ntus_cap);
+	ALLOC_GROW(p->ntus_buf, d.ntus + 1, p->ntus_cap);
 	const char **tus = p->ntus_buf;
-	for (size_t i = 0; i < r->ntus; i++)
+	for (size_t i = 0; i < d.ntus; i++)
 		tus[i] = r->tus[i] == r->spell.file ? d.spell.file : npath(p, r->tus[i]);
 	uint64_t h;
 	struct diag *e = diag_set_find(p->out, &d, &h);
 	if (e) {
-		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, r->ntus);
+		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, d.ntus);
 		return;
 	}
 	/* function, source, fix-it, then each note's message, macro, source */
-	ALLOC_GROW(p->txts, 3 * r->nnotes + 3, p->txts_cap);
+	ALLOC_GROW(p->txts, 3 * d.nnotes + 3, p->txts_cap);
 	const char **t = p->txts;
-	t[0] = r->function, t[1] = r->source, t[2] = r->fixit;
-	for (size_t i = 0; i < r->nnotes; i++) {
+	t[0] = brief ? NULL : r->function, t[1] = r->source, t[2] = brief ? NULL : r->fixit;
+	for (size_t i = 0; i < d.nnotes; i++) {
 		t[3 + 3 * i] = r->notes[i].msg;
 		t[4 + 3 * i] = r->notes[i].macro;
 		t[5 + 3 * i] = r->notes[i].source;
 	}
-	clean_texts(p, t, 3 * r->nnotes + 3);
+	clean_texts(p, t, 3 * d.nnotes + 3);
 	d.function = intern0(p, t[0]);
 	if (!r->log || !p->log_norm || strcmp(r->log, p->log_norm)) /* one log at a time */
 		p->log_norm = intern0(p, r->log);
 	d.log = p->log_norm;
 	d.source = t[1];
 	d.fixit = t[2];
-	ALLOC_GROW(p->nnotes_buf, r->nnotes + 1, p->nnotes_cap);
-	for (size_t i = 0; i < r->nnotes; i++) {
+	ALLOC_GROW(p->nnotes_buf, d.nnotes + 1, p->nnotes_cap);
+	for (size_t i = 0; i < d.nnotes; i++) {
 		struct diag_note *n = &p->nnotes_buf[i];
 		*n = r->notes[i];
 		n->loc.file = npath(p, r->notes[i].loc.file ? r->notes[i].loc.file : "");
@@ -131,8 +137,8 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 		n->source = t[5 + 3 * i];
 	}
 	d.notes = p->nnotes_buf;
-	ALLOC_GROW(p->nincs_buf, r->nincludes + 1, p->nincs_cap);
-	for (size_t i = 0; i < r->nincludes; i++) {
+	ALLOC_GROW(p->nincs_buf, d.nincludes + 1, p->nincs_cap);
+	for (size_t i = 0; i < d.nincludes; i++) {
 		p->nincs_buf[i] = r->includes[i];
 		p->nincs_buf[i].file = npath(p, r->includes[i].file);
 	}

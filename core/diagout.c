@@ -19,27 +19,47 @@ const char *diag_row_side(const struct diag *d, enum diag_view v)
 	}
 }
 
-/* A TSV field and the separator after it: tabs become spaces ("-" for
- * nothing). Stored text has no line breaks (lex_text). */
-static void add_field(struct strbuf *b, const char *s, size_t n, char sep)
+/* A TSV field: its text with tabs made spaces ("-" for nothing). Rows come
+ * sorted, so a column's interned string (file, family, flag, group) is
+ * mostly the one of the row before: its length and whether it holds a tab
+ * are kept per column and worked out again only when the pointer changes. */
+struct tsv_col {
+	const char *key; /* the string asked for (NULL too) */
+	const char *s;	 /* what is written: key, or "-"; NULL before the first */
+	size_t n;
+	bool tab;
+};
+
+static void col_set(struct tsv_col *c, const char *s, size_t n)
 {
 	if (!n)
 		s = "-", n = 1;
-	sb_grow(b, n + 1);
-	char *d = b->buf + b->len;
-	memcpy(d, s, n);
-	for (char *t = memchr(d, '\t', n); t; t = memchr(t, '\t', (size_t)(d + n - t)))
-		*t = ' ';
-	d[n] = sep;
-	b->len += n + 1;
+	c->s = s;
+	c->n = n;
+	c->tab = memchr(s, '\t', n) != NULL;
 }
 
-static void add_str(struct strbuf *b, const char *s, char sep)
+static void col_str(struct tsv_col *c, const char *s)
 {
-	add_field(b, s, s ? strlen(s) : 0, sep);
+	if (c->s && c->key == s)
+		return;
+	c->key = s;
+	col_set(c, s, s ? strlen(s) : 0);
 }
 
-static void add_uint(struct strbuf *b, unsigned long v, char sep)
+/* Copy a column and its separator to o (room was made). */
+static char *put(char *o, const struct tsv_col *c, char sep)
+{
+	memcpy(o, c->s, c->n);
+	if (c->tab)
+		for (char *t = memchr(o, '\t', c->n); t;
+		     t = memchr(t, '\t', (size_t)(o + c->n - t)))
+			*t = ' ';
+	o[c->n] = sep;
+	return o + c->n + 1;
+}
+
+static char *put_uint(char *o, unsigned long v, char sep)
 {
 	char tmp[24];
 	size_t i = sizeof(tmp);
@@ -47,25 +67,43 @@ static void add_uint(struct strbuf *b, unsigned long v, char sep)
 		tmp[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	add_field(b, tmp + i, sizeof(tmp) - i, sep);
+	memcpy(o, tmp + i, sizeof(tmp) - i);
+	o += sizeof(tmp) - i;
+	*o++ = sep;
+	return o;
 }
 
 void diag_write_tsv(FILE *f, struct diag *const *rows, size_t n, enum diag_view v)
 {
 	struct strbuf b = STRBUF_INIT, g = STRBUF_INIT;
+	struct tsv_col side = {0}, file = {0}, family = {0}, flag = {0}, label = {0}, msg = {0};
+	const char *group = NULL, *sub = NULL;
 	sb_adds(&b, DIAG_TSV_HEADER);
 	for (size_t i = 0; i < n; i++) {
 		const struct diag *d = rows[i];
-		add_str(&b, diag_row_side(d, v), '\t');
-		add_str(&b, d->loc.file, '\t');
-		add_uint(&b, d->loc.line, '\t');
-		add_uint(&b, d->loc.col, '\t');
-		add_str(&b, d->family ? d->family : d->flag, '\t');
-		add_str(&b, d->flag, '\t');
-		group_label(d, &g);
-		add_field(&b, g.buf, g.len, '\t');
-		add_uint(&b, d->occurrences, '\t');
-		add_str(&b, d->message, '\n');
+		col_str(&side, diag_row_side(d, v));
+		col_str(&file, d->loc.file);
+		col_str(&family, d->family ? d->family : d->flag);
+		col_str(&flag, d->flag);
+		if (!label.s || d->group != group || d->subgroup != sub) {
+			group_label(d, &g); /* "group:subgroup" */
+			col_set(&label, g.buf, g.len);
+			group = d->group;
+			sub = d->subgroup;
+		}
+		col_set(&msg, d->message, d->message ? strlen(d->message) : 0);
+		sb_grow(&b, side.n + file.n + family.n + flag.n + label.n + msg.n + 3 * 24 + 6);
+		char *o = b.buf + b.len;
+		o = put(o, &side, '\t');
+		o = put(o, &file, '\t');
+		o = put_uint(o, d->loc.line, '\t');
+		o = put_uint(o, d->loc.col, '\t');
+		o = put(o, &family, '\t');
+		o = put(o, &flag, '\t');
+		o = put(o, &label, '\t');
+		o = put_uint(o, d->occurrences, '\t');
+		o = put(o, &msg, '\n');
+		b.len = (size_t)(o - b.buf);
 		if (b.len > (1u << 20)) {
 			fwrite(b.buf, 1, b.len, f);
 			sb_reset(&b);

@@ -193,6 +193,44 @@ static char *tsv_of(struct diag_set *s)
 	return buf;
 }
 
+/* A brief parse (TSV, quickfix) gives the rows of a full one, with the
+ * source lines the fingerprints need, and keeps no notes, chains or units. */
+static void test_brief(void)
+{
+	const char *logs[] = {"tinyconfig-W1-gcc-arm64.log", "tinyconfig-W1-clang-arm64.log",
+			      "tinyconfig-W1-gcc-riscv.log", "tinyconfig-W1-clang-riscv.log"};
+	for (size_t k = 0; k < ARRAY_SIZE(logs); k++) {
+		char *path = dt_ours(logs[k]);
+		struct diag_set *full = dt_parse_file(path, DIAG_CC_UNKNOWN),
+				*brief = diag_set_new();
+		struct diag_parser_opts o = {.brief = true};
+		struct kerr e;
+		CU_ASSERT_FATAL(full && !diag_parse_file(brief, path, &o, &e));
+		char *want = tsv_of(full), *got = tsv_of(brief);
+		CU_ASSERT_STRING_EQUAL(got, want);
+		CU_ASSERT_EQUAL_FATAL(diag_set_size(brief), diag_set_size(full));
+		size_t notes = 0, sources = 0;
+		for (size_t i = 0; i < diag_set_size(full); i++) {
+			const struct diag *f = diag_set_get(full, i), *b = diag_set_get(brief, i);
+			notes += f->nnotes;
+			sources += f->source != NULL;
+			CU_ASSERT_STRING_EQUAL(b->source ? b->source : "-",
+					       f->source ? f->source : "-");
+			CU_ASSERT_EQUAL(diag_fp(b), diag_fp(f));
+			CU_ASSERT_EQUAL(b->occurrences, f->occurrences);
+			CU_ASSERT(!b->nnotes && !b->nincludes && !b->ntus && !b->function &&
+				  !b->fixit);
+		}
+		/* the logs have what brief leaves out */
+		CU_ASSERT(notes > 0 && sources > diag_set_size(full) / 5);
+		free(want);
+		free(got);
+		diag_set_free(full);
+		diag_set_free(brief);
+		free(path);
+	}
+}
+
 static void test_streaming_slices(void)
 {
 	char *path = dt_ours("tinyconfig-W1-clang-arm64.log");
@@ -524,6 +562,7 @@ void suite_diag(void)
 	CU_add_test(s, "gcc arm64 macro chains", test_gcc_arm64_macros);
 	CU_add_test(s, "clang arm64 macro chains", test_clang_arm64_macros);
 	CU_add_test(s, "streaming in slices", test_streaming_slices);
+	CU_add_test(s, "brief parse: the rows of a full one", test_brief);
 	CU_add_test(s, "line variants", test_variants);
 	CU_add_test(s, "path normalisation", test_normalize_path);
 	CU_add_test(s, "source root detection", test_root_detection);
