@@ -651,7 +651,8 @@ static void parser_free(struct diag_parser *p)
 	diag_set_free(p->out);
 	free(p->root);
 	strmap_free(&p->paths);
-	sb_free(&p->last_raw);
+	for (size_t i = 0; i < ARRAY_SIZE(p->recent); i++)
+		sb_free(&p->recent[i].raw);
 	strmap_free(&p->flags);
 	sb_free(&p->mb);
 	sb_free(&p->tb);

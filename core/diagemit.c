@@ -18,9 +18,10 @@ static const char *npath(struct diag_parser *p, const char *raw)
 {
 	if (!raw)
 		return NULL;
-	/* warnings come in runs from one file */
-	if (p->last_raw.len && !strcmp(p->last_raw.buf, raw))
-		return p->last_norm;
+	/* warnings come in runs from a few files */
+	for (size_t i = 0; i < ARRAY_SIZE(p->recent); i++)
+		if (p->recent[i].raw.len && !strcmp(p->recent[i].raw.buf, raw))
+			return p->recent[i].norm;
 	const char *v = strmap_get(&p->paths, raw);
 	if (!v) {
 		size_t nb;
@@ -28,9 +29,10 @@ static const char *npath(struct diag_parser *p, const char *raw)
 		v = diagnorm_path(p->out, raw, p->root, b, nb);
 		strmap_put(&p->paths, raw, (void *)v);
 	}
-	sb_reset(&p->last_raw);
-	sb_adds(&p->last_raw, raw);
-	return p->last_norm = v;
+	struct recent_path *r = &p->recent[p->recent_next++ % ARRAY_SIZE(p->recent)];
+	sb_reset(&r->raw);
+	sb_adds(&r->raw, raw);
+	return r->norm = v;
 }
 
 static const char *nflag(struct diag_parser *p, const char *raw)

@@ -32,8 +32,13 @@ struct diag_parser {
 	struct diag_set *raw, *out;
 	char *root;
 	struct strmap paths, flags; /* as printed -> normalised, interned in out */
-	struct strbuf last_raw;
-	const char *last_norm;
+	/* the last paths normalised: a diagnostic's file and its macro site,
+	 * the unit and its headers alternate */
+	struct recent_path {
+		struct strbuf raw;
+		const char *norm;
+	} recent[4];
+	unsigned recent_next;
 	const char *log_norm; /* the last log name, interned in out */
 	struct strbuf mb, tb; /* cleaned text */
 	struct diag_note *nnotes_buf;
