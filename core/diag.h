@@ -43,27 +43,29 @@ struct diag_note {
 	const char *source; /* source line the compiler echoed, or NULL */
 };
 
+/* Fields are ordered by size: a big parse keeps one per distinct
+ * diagnostic (a quarter of a million), so padding costs megabytes. */
 struct diag {
+	const char *arch;	   /* "" when unknown */
+	const char *log;	   /* first log it was read from */
+	struct diag_loc loc;	   /* where to look: the outermost macro expansion site */
+	struct diag_loc spell;	   /* where the compiler pointed (== loc without macros) */
+	const char *flag;	   /* "-Wfoo", or kernel-doc, objtool, modpost, ld, as, make; "" */
+	const char *message;	   /* ASCII quotes, valid UTF-8 */
+	const char *function;	   /* gcc's "In function 'f'" context, or NULL */
+	const char *source;	   /* echoed source line at loc (trimmed), or NULL */
+	const char *fixit;	   /* fix-it text the compiler suggested, or NULL */
+	struct diag_note *notes;   /* in log order */
+	struct diag_loc *includes; /* include chain, translation unit first */
+	const char **tus;	   /* distinct translation units that reported it */
+	uint32_t nnotes;
+	uint32_t nmacros; /* notes[0..nmacros) are this diagnostic's macro chain */
+	uint32_t nincludes;
+	uint32_t ntus;
+	unsigned occurrences; /* times it was reported */
 	enum diag_kind kind;
 	enum diag_cc cc;
-	const char *arch;	 /* "" when unknown */
-	const char *log;	 /* first log it was read from */
-	struct diag_loc loc;	 /* where to look: the outermost macro expansion site */
-	struct diag_loc spell;	 /* where the compiler pointed (== loc without macros) */
-	const char *flag;	 /* "-Wfoo", or kernel-doc, objtool, modpost, ld, as, make; "" */
-	const char *message;	 /* ASCII quotes, valid UTF-8 */
-	const char *function;	 /* gcc's "In function 'f'" context, or NULL */
-	const char *source;	 /* echoed source line at loc (trimmed), or NULL */
-	const char *fixit;	 /* fix-it text the compiler suggested, or NULL */
-	struct diag_note *notes; /* in log order */
-	size_t nnotes;
-	size_t nmacros;		   /* notes[0..nmacros) are this diagnostic's macro chain */
-	struct diag_loc *includes; /* include chain, translation unit first */
-	size_t nincludes;
-	const char **tus; /* distinct translation units that reported it */
-	size_t ntus;
-	unsigned occurrences; /* times it was reported */
-	bool werror;	      /* reported as an error by -Werror */
+	bool werror; /* reported as an error by -Werror */
 	/* diag_fp(): the fingerprint, worked out the first time it is asked
 	 * for (a parse for TSV or text without a triage store never does) */
 	bool fp_known;
@@ -77,8 +79,8 @@ struct diag {
 	const char *triage_note;
 	enum diag_side side;
 	enum diag_base base;
-	int status;   /* enum triage_status, 0 = new */
-	size_t index; /* position in its set */
+	int status;	/* enum triage_status, 0 = new */
+	uint32_t index; /* position in its set */
 };
 
 /* ---- diag_set: distinct diagnostics, deduplicated (core/diagset.c) ---- */

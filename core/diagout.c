@@ -162,7 +162,7 @@ static void write_one(FILE *f, const struct diag *d, enum diag_view v)
 	if (*d->arch)
 		fprintf(f, ", %s", d->arch);
 	if (d->occurrences > 1)
-		fprintf(f, ", %u times in %zu units", d->occurrences, d->ntus);
+		fprintf(f, ", %u times in %u units", d->occurrences, d->ntus);
 	if (d->status)
 		fprintf(f, ", %s", triage_status_name(d->status));
 	fputs("}\n", f);

@@ -20,8 +20,7 @@ struct arena_block {
 /* A diagnostic with the private bookkeeping the set needs. */
 struct entry {
 	struct diag d;
-	uint64_t hash;
-	size_t tus_cap;
+	uint32_t tus_cap;
 	bool tus_heap; /* the first units live in the arena, more on the heap */
 };
 
@@ -330,11 +329,10 @@ static void copy_loc(struct diag_set *s, struct diag_loc *dst, const struct diag
 	dst->col = src->col;
 }
 
-static struct entry *entry_new(struct diag_set *s, const struct diag *d, uint64_t h)
+static struct entry *entry_new(struct diag_set *s, const struct diag *d)
 {
 	struct entry *e = arena_alloc(s, sizeof(*e));
 	memset(e, 0, sizeof(*e));
-	e->hash = h;
 	struct diag *n = &e->d;
 	n->kind = d->kind;
 	n->cc = d->cc;
@@ -405,7 +403,7 @@ struct diag *diag_set_insert(struct diag_set *s, const struct diag *d, uint64_t 
 {
 	if ((s->n + 1) * 2 > s->tcap)
 		table_grow(s);
-	struct entry *e = entry_new(s, d, hash);
+	struct entry *e = entry_new(s, d);
 	size_t j = hash & (s->tcap - 1);
 	while (s->table[j].e)
 		j = (j + 1) & (s->tcap - 1);
