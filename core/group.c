@@ -245,6 +245,30 @@ static bool match_cached(pcre2_match_data *md, pcre2_code *re, struct hit_cache 
 	return h->ok;
 }
 
+/* The rules whose flag pattern passes a flag or its family, as bits (rules
+ * past the 64th always pass): most diagnostics have a flag no rule names,
+ * and one lookup per diagnostic skips the rules. A family is the same for
+ * every diagnostic of a flag, so the flag is the key. */
+static uint64_t flag_rules(const struct group_rules *r, struct hit_cache *cache,
+			   pcre2_match_data *md, struct ptrmap *masks, const struct diag *d,
+			   struct strbuf *sub)
+{
+	bool added;
+	uint64_t *m = ptrmap_add(masks, d->flag ? d->flag : "", &added);
+	if (!added)
+		return *m;
+	uint64_t bits = 0;
+	for (size_t k = 0; k < r->n && k < 64; k++) {
+		pcre2_code *re = r->r[k].re[P_FLAG];
+		sb_reset(sub);
+		if (match_cached(md, re, &cache[2 * k], d->flag, sub) ||
+		    (re && d->family && strcmp(d->family, d->flag) &&
+		     match_cached(md, re, &cache[2 * k], d->family, sub)))
+			bits |= 1ull << k;
+	}
+	return *m = bits;
+}
+
 void group_apply(const struct group_rules *rules, struct diag_set *s)
 {
 	const struct group_rules *r = rules;
@@ -253,13 +277,18 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 	struct strbuf sub = STRBUF_INIT;
 	struct hit_cache *cache = xcalloc(2 * r->n + 1, sizeof(*cache));
 	const char **names = xcalloc(r->n + 1, sizeof(*names)); /* interned in s */
+	struct ptrmap masks = {0};
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		struct diag *d = diag_set_get(s, i);
 		const char *fam = d->family && *d->family ? d->family : d->flag;
 		d->group = *fam ? fam : "(no flag)";
 		d->subgroup = NULL;
-		for (size_t k = 0; k < r->n; k++) {
+		uint64_t maybe = flag_rules(r, cache, md, &masks, d, &sub);
+		size_t end = r->n > 64 ? r->n : maybe ? 64 - (size_t)__builtin_clzll(maybe) : 0;
+		for (size_t k = 0; k < end; k++) {
 			const struct rule *ru = &r->r[k];
+			if (k < 64 && !(maybe >> k & 1))
+				continue;
 			sb_reset(&sub);
 			bool flag_ok =
 			    match_cached(md, ru->re[P_FLAG], &cache[2 * k], d->flag, &sub);
@@ -277,6 +306,7 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 			break;
 		}
 	}
+	ptrmap_free(&masks);
 	for (size_t k = 0; k < 2 * r->n; k++) {
 		for (size_t j = 0; j < cache[k].map.cap; j++)
 			if (cache[k].map.keys[j])

@@ -122,6 +122,57 @@ static void test_captures_and_order(void)
 	free(dir);
 }
 
+/* Rules are skipped by their flag patterns, a bit per rule: the 70th of 70
+ * rules still matches, a flag pattern matches the family as well as the
+ * flag, and a rule with no flag pattern is tried for every flag. */
+static void test_many_rules(void)
+{
+	char *dir = test_tmpdir();
+	struct kerr e;
+	struct strbuf t = STRBUF_INIT;
+	for (int k = 0; k < 69; k++)
+		sb_addf(&t, "- name: r%d\n  flag: '^-Wnever%d$'\n", k, k);
+	sb_adds(&t, "- name: last\n  flag: '^-Wlast$'\n");
+	struct group_rules *r = rules_from(dir, t.buf, &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(group_rules_count(r), 70);
+	struct diag_set *s = dt_parse_text("/s/kernel/a.c:1:1: warning: w [-Wlast]\n"
+					   "/s/kernel/a.c:2:1: warning: w [-Wnever68]\n"
+					   "/s/kernel/a.c:3:1: warning: w [-Wother]\n"
+					   "/s/kernel/a.c:4:1: warning: w [-Wlast]\n",
+					   DIAG_CC_CLANG);
+	group_apply(r, s);
+	CU_ASSERT_STRING_EQUAL(dt_find(s, "kernel/a.c", 1, NULL)->group, "last");
+	CU_ASSERT_STRING_EQUAL(dt_find(s, "kernel/a.c", 2, NULL)->group, "r68");
+	CU_ASSERT_STRING_EQUAL(dt_find(s, "kernel/a.c", 3, NULL)->group, "-Wother");
+	CU_ASSERT_STRING_EQUAL(dt_find(s, "kernel/a.c", 4, NULL)->group, "last");
+	diag_set_free(s);
+	group_rules_free(r);
+	r = rules_from(dir,
+		       "- name: fam\n  flag: '^-Wmaybe-uninitialized$'\n"
+		       "- name: any\n  message: 'big'\n",
+		       &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	s = dt_parse_text("/s/mm/b.c:1:1: warning: v may be unset [-Wsometimes-uninitialized]\n"
+			  "/s/mm/b.c:2:1: warning: big [-Wa]\n"
+			  "/s/mm/b.c:3:1: warning: big [-Wb]\n"
+			  "/s/mm/b.c:4:1: warning: small [-Wa]\n",
+			  DIAG_CC_CLANG);
+	struct diag_families *f = diag_families_default("/nonexistent", NULL, &e);
+	diag_families_apply(f, s);
+	group_apply(r, s);
+	CU_ASSERT_STRING_EQUAL(dt_find(s, "mm/b.c", 1, NULL)->group, "fam");
+	CU_ASSERT_STRING_EQUAL(dt_find(s, "mm/b.c", 2, NULL)->group, "any");
+	CU_ASSERT_STRING_EQUAL(dt_find(s, "mm/b.c", 3, NULL)->group, "any");
+	CU_ASSERT_STRING_EQUAL(dt_find(s, "mm/b.c", 4, NULL)->group, "-Wa");
+	diag_families_free(f);
+	diag_set_free(s);
+	group_rules_free(r);
+	sb_free(&t);
+	test_rmdir(dir);
+	free(dir);
+}
+
 static void test_rule_errors(void)
 {
 	char *dir = test_tmpdir();
@@ -161,4 +212,5 @@ void suite_group(void)
 	CU_add_test(s, "shipped rules on arm64", test_shipped_rules);
 	CU_add_test(s, "captures and first match", test_captures_and_order);
 	CU_add_test(s, "rule errors", test_rule_errors);
+	CU_add_test(s, "70 rules, families, rules without a flag", test_many_rules);
 }
