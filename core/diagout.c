@@ -81,6 +81,12 @@ void diag_write_tsv(FILE *f, struct diag *const *rows, size_t n, enum diag_view 
 	sb_adds(&b, DIAG_TSV_HEADER);
 	for (size_t i = 0; i < n; i++) {
 		const struct diag *d = rows[i];
+		/* rows sorted by place are scattered in memory: ask for the
+		 * next ones early */
+		if (i + 8 < n)
+			__builtin_prefetch(rows[i + 8]);
+		if (i + 4 < n)
+			__builtin_prefetch(rows[i + 4]->message);
 		col_str(&side, diag_row_side(d, v));
 		col_str(&file, d->loc.file);
 		col_str(&family, d->family ? d->family : d->flag);
