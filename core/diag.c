@@ -183,6 +183,7 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	p->spell.line = l->line;
 	p->spell.col = l->col;
 	p->msg = pb_text(&p->pb, l->msg, l->msglen);
+	p->msg_hash = diag_hash(p->pb.buf + p->msg, p->pb.len - p->msg - 1, 0);
 	if (flag)
 		p->flag = pb_add(&p->pb, flag, flaglen);
 	take_includes(p, p->pb.buf + p->spell.file, l->pathlen, !p->o.brief);
@@ -207,6 +208,7 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	p->echo_note = NONE;
 	if (p->gcc_votes < 1000 && memchr(l->msg, 0xe2, l->msglen))
 		p->gcc_votes++;
+	parser_prefetch(p);
 }
 
 static void add_note(struct diag_parser *p, const struct lex_diag *l)
@@ -232,8 +234,10 @@ static void add_note(struct diag_parser *p, const struct lex_diag *l)
 	}
 	if (k != DIAG_NOTE_PLAIN && p->nmacros == p->nnotes) {
 		p->nmacros++;
-		if (k == DIAG_NOTE_IN_EXPANSION)
+		if (k == DIAG_NOTE_IN_EXPANSION) {
 			p->site_note = p->nnotes;
+			parser_prefetch(p);
+		}
 	}
 	p->nnotes++;
 	p->echo = l->line ? E_ECHO : E_NONE;
@@ -651,8 +655,10 @@ static void parser_free(struct diag_parser *p)
 	diag_set_free(p->out);
 	free(p->root);
 	strmap_free(&p->paths);
-	for (size_t i = 0; i < ARRAY_SIZE(p->recent); i++)
+	for (size_t i = 0; i < RECENT; i++) {
 		sb_free(&p->recent[i].raw);
+		sb_free(&p->recent_flags[i].raw);
+	}
 	strmap_free(&p->flags);
 	sb_free(&p->mb);
 	sb_free(&p->tb);

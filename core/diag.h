@@ -100,6 +100,11 @@ struct diag *diag_set_add(struct diag_set *s, const struct diag *d);
  * (also log, function, family, group, subgroup, note files and macros,
  * include files and units interned; texts are copied). */
 struct diag *diag_set_find(struct diag_set *s, const struct diag *key, uint64_t *hash);
+/* The hash diag_set_find works out for a key whose message hashes to
+ * msg_hash (diag_hash(message, its length, 0)), and a hint to fetch its
+ * slot from memory before it is looked up. */
+uint64_t diag_key_hash(const struct diag *key, uint64_t msg_hash);
+void diag_set_prefetch(const struct diag_set *s, uint64_t hash);
 void diag_set_bump(struct diag_set *s, struct diag *d, enum diag_kind kind, unsigned occurrences,
 		   const char *const *tus, size_t ntus);
 struct diag *diag_set_insert(struct diag_set *s, const struct diag *d, uint64_t hash);

@@ -14,38 +14,58 @@ static const char *const *build_dirs(const struct diag_parser *p, size_t *n)
 	return p->o.build_dir ? &p->o.build_dir : (const char *const *)p->dirs;
 }
 
+/* The few strings normalised last, compared by length first. */
+static const char *recent_get(const struct recent *r, const char *raw, size_t len)
+{
+	for (size_t i = 0; i < RECENT; i++)
+		if (r[i].raw.len == len && r[i].raw.buf && !memcmp(r[i].raw.buf, raw, len))
+			return r[i].norm;
+	return NULL;
+}
+
+static const char *recent_put(struct recent *r, unsigned *next, const char *raw, size_t len,
+			      const char *norm)
+{
+	struct recent *e = &r[(*next)++ % RECENT];
+	sb_reset(&e->raw);
+	sb_add(&e->raw, raw, len);
+	return e->norm = norm;
+}
+
 static const char *npath(struct diag_parser *p, const char *raw)
 {
 	if (!raw)
 		return NULL;
-	/* warnings come in runs from a few files */
-	for (size_t i = 0; i < ARRAY_SIZE(p->recent); i++)
-		if (p->recent[i].raw.len && !strcmp(p->recent[i].raw.buf, raw))
-			return p->recent[i].norm;
-	const char *v = strmap_get(&p->paths, raw);
+	size_t len = strlen(raw);
+	const char *v = recent_get(p->recent, raw, len);
+	if (v)
+		return v;
+	v = strmap_get(&p->paths, raw);
 	if (!v) {
 		size_t nb;
 		const char *const *b = build_dirs(p, &nb);
 		v = diagnorm_path(p->out, raw, p->root, b, nb);
 		strmap_put(&p->paths, raw, (void *)v);
 	}
-	struct recent_path *r = &p->recent[p->recent_next++ % ARRAY_SIZE(p->recent)];
-	sb_reset(&r->raw);
-	sb_adds(&r->raw, raw);
-	return r->norm = v;
+	return recent_put(p->recent, &p->recent_next, raw, len, v);
 }
 
 static const char *nflag(struct diag_parser *p, const char *raw)
 {
-	const char *v = strmap_get(&p->flags, raw ? raw : "");
+	raw = raw ? raw : "";
+	size_t len = strlen(raw);
+	const char *v = recent_get(p->recent_flags, raw, len);
+	if (v)
+		return v;
+	v = strmap_get(&p->flags, raw);
 	if (!v) {
 		struct strbuf sb = STRBUF_INIT;
-		lex_text(raw ? raw : "", raw ? strlen(raw) : 0, &sb);
+		lex_text(raw, len, &sb);
 		v = diag_set_intern(p->out, sb_str(&sb), sb.len);
 		sb_free(&sb);
-		strmap_put(&p->flags, raw ? raw : "", (void *)v);
+		strmap_put(&p->flags, raw, (void *)v);
 	}
-	return v;
+	return recent_put(p->recent_flags, &p->recent_flags_next, raw, len, v);
 }
 
 /* Texts of a new diagnostic normalised: those lex_text would change go
@@ -147,6 +167,26 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	d.includes = p->nincs_buf;
 	d.tus = tus;
 	diag_set_insert(p->out, &d, h);
+}
+
+void parser_prefetch(struct diag_parser *p)
+{
+	if (p->raw)
+		return;
+	const struct strbuf *b = &p->pb;
+	struct diag k = {0};
+	k.spell.file = npath(p, b->buf + p->spell.file);
+	k.spell.line = p->spell.line;
+	k.spell.col = p->spell.col;
+	k.loc = k.spell;
+	if (p->site_note != NONE) {
+		const struct pnote *s = &p->notes[p->site_note];
+		k.loc.file = npath(p, b->buf + s->loc.file);
+		k.loc.line = s->loc.line;
+		k.loc.col = s->loc.col;
+	}
+	k.flag = nflag(p, pb_str(b, p->flag));
+	diag_set_prefetch(p->out, diag_key_hash(&k, p->msg_hash));
 }
 
 /* Decide the source root from the raw set, then put what it holds into the

@@ -10,6 +10,7 @@
 
 #define ROOT_AFTER 64 /* distinct diagnostics read before the source root is decided */
 #define NONE ((size_t)-1)
+#define RECENT 4 /* strings normalised last, kept to skip a lookup */
 
 struct ploc {
 	size_t file; /* offset in the pending buffer */
@@ -32,13 +33,13 @@ struct diag_parser {
 	struct diag_set *raw, *out;
 	char *root;
 	struct strmap paths, flags; /* as printed -> normalised, interned in out */
-	/* the last paths normalised: a diagnostic's file and its macro site,
-	 * the unit and its headers alternate */
-	struct recent_path {
+	/* the last paths and flags normalised: a diagnostic's file and its
+	 * macro site, the unit and its headers, a few flags alternate */
+	struct recent {
 		struct strbuf raw;
 		const char *norm;
-	} recent[4];
-	unsigned recent_next;
+	} recent[RECENT], recent_flags[RECENT];
+	unsigned recent_next, recent_flags_next;
 	const char *log_norm; /* the last log name, interned in out */
 	struct strbuf mb, tb; /* cleaned text */
 	struct diag_note *nnotes_buf;
@@ -62,6 +63,7 @@ struct diag_parser {
 	bool werror;
 	struct ploc spell;
 	size_t flag, msg, func, source, fixit, tu;
+	uint64_t msg_hash;
 	struct strbuf pb;
 	struct pnote *notes;
 	size_t nnotes, ncap, nmacros, site_note;
@@ -102,6 +104,10 @@ static inline const char *pb_str(const struct strbuf *b, size_t off)
  * message is `clean` when already normalised (lex_text), as the parser
  * keeps it, not when it comes from structured input. */
 void parser_emit(struct diag_parser *p, const struct diag *d, bool clean);
+/* Ask for the set's slot of the pending diagnostic as it stands (its
+ * place changes with macro notes) while its next lines are read: the
+ * lookup on commit then finds it in the cache. */
+void parser_prefetch(struct diag_parser *p);
 /* Decide the source root from what was read so far, if not yet done. */
 void parser_decide_root(struct diag_parser *p);
 

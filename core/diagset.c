@@ -206,9 +206,9 @@ struct diag *diag_set_get(const struct diag_set *s, size_t i)
 
 /* Keys use the interned pointers of files, flag and arch; the compiler and
  * the arch are compared but not hashed (a parser relabels them on finish). */
-static uint64_t key_hash(const struct diag *d)
+uint64_t diag_key_hash(const struct diag *d, uint64_t msg_hash)
 {
-	uint64_t h = hash_str(d->message, 0);
+	uint64_t h = msg_hash;
 	h = mix(h ^ (uintptr_t)d->loc.file, ((uint64_t)d->loc.line << 32 | d->loc.col) * 2 + 1);
 	h = mix(h ^ (uintptr_t)d->spell.file,
 		((uint64_t)d->spell.line << 32 | d->spell.col) * 2 + 1);
@@ -377,9 +377,15 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d)
 	return e;
 }
 
+void diag_set_prefetch(const struct diag_set *s, uint64_t hash)
+{
+	if (s->tcap)
+		__builtin_prefetch(&s->table[hash & (s->tcap - 1)]);
+}
+
 struct diag *diag_set_find(struct diag_set *s, const struct diag *key, uint64_t *hash)
 {
-	uint64_t h = *hash = key_hash(key);
+	uint64_t h = *hash = diag_key_hash(key, hash_str(key->message, 0));
 	if (!s->tcap)
 		return NULL;
 	for (size_t j = h & (s->tcap - 1); s->table[j].e; j = (j + 1) & (s->tcap - 1))
