@@ -139,7 +139,9 @@ static void commit(struct diag_parser *p)
 	d.occurrences = 1;
 	if (p->o.on_diag)
 		p->o.on_diag(&d, p->o.ctx);
+	p->hashed = d.message;
 	parser_emit(p, &d, true);
+	p->hashed = NULL;
 }
 
 /* The include chain printed before a diagnostic or note: hand it over
@@ -183,7 +185,8 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	p->spell.line = l->line;
 	p->spell.col = l->col;
 	p->msg = pb_text(&p->pb, l->msg, l->msglen);
-	p->msg_hash = diag_hash(p->pb.buf + p->msg, p->pb.len - p->msg - 1, 0);
+	p->msg_len = p->pb.len - p->msg - 1;
+	p->msg_hash = diag_hash(p->pb.buf + p->msg, p->msg_len, 0);
 	if (flag)
 		p->flag = pb_add(&p->pb, flag, flaglen);
 	take_includes(p, p->pb.buf + p->spell.file, l->pathlen, !p->o.brief);

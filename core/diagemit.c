@@ -127,7 +127,9 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	for (size_t i = 0; i < d.ntus; i++)
 		tus[i] = r->tus[i] == r->spell.file ? d.spell.file : npath(p, r->tus[i]);
 	uint64_t h;
-	struct diag *e = diag_set_find(p->out, &d, &h);
+	struct diag *e = r->message == p->hashed
+			     ? diag_set_find_msg(p->out, &d, p->msg_len, p->msg_hash, &h)
+			     : diag_set_find(p->out, &d, &h);
 	if (e) {
 		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, d.ntus);
 		return;

@@ -63,7 +63,11 @@ struct diag_parser {
 	bool werror;
 	struct ploc spell;
 	size_t flag, msg, func, source, fixit, tu;
+	/* the message's length and hash (diag_hash), worked out once: for the
+	 * prefetch, the lookup and the intern; `hashed` while committed */
+	size_t msg_len;
 	uint64_t msg_hash;
+	const char *hashed;
 	struct strbuf pb;
 	struct pnote *notes;
 	size_t nnotes, ncap, nmacros, site_note;

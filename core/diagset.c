@@ -49,6 +49,10 @@ struct diag_set {
 	/* entries whose units moved to the heap (freed without a pass over all) */
 	struct entry **heaped;
 	size_t nheaped, heapcap;
+	/* the message of the last key looked up, its length and hash */
+	const char *find_msg;
+	size_t find_msg_len;
+	uint64_t find_msg_hash;
 };
 
 static inline uint64_t mix(uint64_t a, uint64_t b)
@@ -147,13 +151,11 @@ static void intern_grow(struct diag_set *s)
 	s->icap = ncap;
 }
 
-const char *diag_set_intern(struct diag_set *s, const char *str, size_t len)
+/* h: diag_hash(str, len, 0), the hash a key takes of its message */
+static const char *intern_hashed(struct diag_set *s, const char *str, size_t len, uint64_t h)
 {
-	if (!str)
-		return NULL;
 	if ((s->icount + 1) * 2 > s->icap)
 		intern_grow(s);
-	uint64_t h = diag_hash(str, len, 1);
 	size_t j = h & (s->icap - 1);
 	for (; s->istr[j]; j = (j + 1) & (s->icap - 1))
 		if (s->ihash[j] == h && !strncmp(s->istr[j], str, len) && !s->istr[j][len])
@@ -162,6 +164,11 @@ const char *diag_set_intern(struct diag_set *s, const char *str, size_t len)
 	s->ihash[j] = h;
 	s->icount++;
 	return s->istr[j];
+}
+
+const char *diag_set_intern(struct diag_set *s, const char *str, size_t len)
+{
+	return str ? intern_hashed(s, str, len, diag_hash(str, len, 0)) : NULL;
 }
 
 static const char *intern(struct diag_set *s, const char *str)
@@ -343,7 +350,10 @@ static struct entry *entry_new(struct diag_set *s, const struct diag *d)
 	n->flag = d->flag;
 	/* texts are interned too: macro-made warnings repeat their notes and
 	 * echoed lines thousands of times (memory is most of a big parse) */
-	n->message = d->message ? intern(s, d->message) : "";
+	n->message = !d->message ? ""
+		     : d->message == s->find_msg
+			 ? intern_hashed(s, d->message, s->find_msg_len, s->find_msg_hash)
+			 : intern(s, d->message);
 	n->function = d->function;
 	n->source = intern(s, d->source);
 	n->fixit = intern(s, d->fixit);
@@ -385,7 +395,19 @@ void diag_set_prefetch(const struct diag_set *s, uint64_t hash)
 
 struct diag *diag_set_find(struct diag_set *s, const struct diag *key, uint64_t *hash)
 {
-	uint64_t h = *hash = diag_key_hash(key, hash_str(key->message, 0));
+	size_t len = key->message ? strlen(key->message) : 0;
+	return diag_set_find_msg(s, key, len, diag_hash(key->message ? key->message : "", len, 0),
+				 hash);
+}
+
+struct diag *diag_set_find_msg(struct diag_set *s, const struct diag *key, size_t msg_len,
+			       uint64_t msg_hash, uint64_t *hash)
+{
+	/* kept for diag_set_insert: the message of a new key is interned */
+	s->find_msg = key->message;
+	s->find_msg_len = msg_len;
+	s->find_msg_hash = msg_hash;
+	uint64_t h = *hash = diag_key_hash(key, msg_hash);
 	if (!s->tcap)
 		return NULL;
 	for (size_t j = h & (s->tcap - 1); s->table[j].e; j = (j + 1) & (s->tcap - 1))
@@ -502,7 +524,8 @@ void diag_set_merge(struct diag_set *into, struct diag_set *from)
 
 static int strcmp0(const char *a, const char *b)
 {
-	return strcmp(a ? a : "", b ? b : "");
+	/* interned names: the same pointer is the same text, not worth reading */
+	return a == b ? 0 : strcmp(a ? a : "", b ? b : "");
 }
 
 int diag_cmp(const struct diag *a, const struct diag *b)
