@@ -198,10 +198,11 @@ static bool match(pcre2_match_data *md, pcre2_code *re, const char *s, struct st
 	return true;
 }
 
-/* A flag or file pattern's result on one flag, family or file, kept per
- * rule and pattern: a log has few distinct flags and files and many
- * diagnostics. Keyed by pointer: a set's strings are interned (a text at
- * two addresses is only worked out twice). */
+/* A pattern's result on one flag, family, message or file, kept per rule
+ * and pattern: a log has few distinct flags and files and many
+ * diagnostics, and the same message text in many places. Keyed by
+ * pointer: a set's strings are interned (a text at two addresses is only
+ * worked out twice). */
 struct hit {
 	bool ok;
 	size_t len;
@@ -261,9 +262,10 @@ static uint64_t flag_rules(const struct group_rules *r, struct hit_cache *cache,
 	for (size_t k = 0; k < r->n && k < 64; k++) {
 		pcre2_code *re = r->r[k].re[P_FLAG];
 		sb_reset(sub);
-		if (match_cached(md, re, &cache[2 * k], d->flag, sub) ||
+		struct hit_cache *c = &cache[P_N * k + P_FLAG];
+		if (match_cached(md, re, c, d->flag, sub) ||
 		    (re && d->family && strcmp(d->family, d->flag) &&
-		     match_cached(md, re, &cache[2 * k], d->family, sub)))
+		     match_cached(md, re, c, d->family, sub)))
 			bits |= 1ull << k;
 	}
 	return *m = bits;
@@ -275,7 +277,7 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 	/* match data of its own: sets are grouped in parallel with one rule list */
 	pcre2_match_data *md = pcre2_match_data_create(64, NULL);
 	struct strbuf sub = STRBUF_INIT;
-	struct hit_cache *cache = xcalloc(2 * r->n + 1, sizeof(*cache));
+	struct hit_cache *cache = xcalloc(P_N * r->n + 1, sizeof(*cache));
 	const char **names = xcalloc(r->n + 1, sizeof(*names)); /* interned in s */
 	struct ptrmap masks = {0};
 	for (size_t i = 0; i < diag_set_size(s); i++) {
@@ -289,14 +291,15 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 			const struct rule *ru = &r->r[k];
 			if (k < 64 && !(maybe >> k & 1))
 				continue;
+			struct hit_cache *c = &cache[P_N * k];
 			sb_reset(&sub);
-			bool flag_ok =
-			    match_cached(md, ru->re[P_FLAG], &cache[2 * k], d->flag, &sub);
+			bool flag_ok = match_cached(md, ru->re[P_FLAG], &c[P_FLAG], d->flag, &sub);
 			if (!flag_ok && ru->re[P_FLAG] && d->family && strcmp(d->family, d->flag))
-				flag_ok = match_cached(md, ru->re[P_FLAG], &cache[2 * k], d->family,
-						       &sub);
-			if (!flag_ok || !match(md, ru->re[P_MESSAGE], d->message, &sub) ||
-			    !match_cached(md, ru->re[P_FILE], &cache[2 * k + 1], d->loc.file, &sub))
+				flag_ok =
+				    match_cached(md, ru->re[P_FLAG], &c[P_FLAG], d->family, &sub);
+			if (!flag_ok ||
+			    !match_cached(md, ru->re[P_MESSAGE], &c[P_MESSAGE], d->message, &sub) ||
+			    !match_cached(md, ru->re[P_FILE], &c[P_FILE], d->loc.file, &sub))
 				continue;
 			if (!names[k])
 				names[k] = diag_set_intern(s, ru->name, strlen(ru->name));
@@ -307,7 +310,7 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 		}
 	}
 	ptrmap_free(&masks);
-	for (size_t k = 0; k < 2 * r->n; k++) {
+	for (size_t k = 0; k < P_N * r->n; k++) {
 		for (size_t j = 0; j < cache[k].map.cap; j++)
 			if (cache[k].map.keys[j])
 				free((void *)(uintptr_t)cache[k].map.vals[j]);
