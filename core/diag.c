@@ -185,6 +185,7 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	p->spell.line = l->line;
 	p->spell.col = l->col;
 	p->msg = pb_text(&p->pb, l->msg, l->msglen);
+	p->key_known = false;
 	p->msg_len = p->pb.len - p->msg - 1;
 	p->msg_hash = diag_hash(p->pb.buf + p->msg, p->msg_len, 0);
 	if (flag)

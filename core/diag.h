@@ -100,10 +100,10 @@ struct diag *diag_set_add(struct diag_set *s, const struct diag *d);
  * (also log, function, family, group, subgroup, note files and macros,
  * include files and units interned; texts are copied). */
 struct diag *diag_set_find(struct diag_set *s, const struct diag *key, uint64_t *hash);
-/* The same for a caller that has the message's length and its hash,
- * diag_hash(message, msg_len, 0), already. */
-struct diag *diag_set_find_msg(struct diag_set *s, const struct diag *key, size_t msg_len,
-			       uint64_t msg_hash, uint64_t *hash);
+/* The same for a caller that has the hashes already: the message's
+ * length and diag_hash(message, msg_len, 0), and diag_key_hash(). */
+struct diag *diag_set_find_hashed(struct diag_set *s, const struct diag *key, size_t msg_len,
+				  uint64_t msg_hash, uint64_t hash);
 /* The hash diag_set_find works out for a key whose message hashes to
  * msg_hash (diag_hash(message, its length, 0)), and a hint to fetch its
  * slot from memory before it is looked up. */

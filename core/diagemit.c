@@ -108,12 +108,21 @@ static const char *intern0(struct diag_parser *p, const char *s)
 static void emit_norm(struct diag_parser *p, const struct diag *r)
 {
 	struct diag d = *r;
+	/* the parser's pending diagnostic: its key was worked out to prefetch */
+	bool pending = r->message == p->hashed && p->key_known;
 	d.cc = DIAG_CC_UNKNOWN;
 	d.arch = diag_set_intern(p->out, "", 0);
-	d.spell.file = npath(p, r->spell.file ? r->spell.file : "");
-	d.loc.file =
-	    r->loc.file == r->spell.file ? d.spell.file : npath(p, r->loc.file ? r->loc.file : "");
-	d.flag = nflag(p, r->flag);
+	if (pending) {
+		d.spell.file = p->key.spell.file;
+		d.loc.file = p->key.loc.file;
+		d.flag = p->key.flag;
+	} else {
+		d.spell.file = npath(p, r->spell.file ? r->spell.file : "");
+		d.loc.file = r->loc.file == r->spell.file
+				 ? d.spell.file
+				 : npath(p, r->loc.file ? r->loc.file : "");
+		d.flag = nflag(p, r->flag);
+	}
 	d.message = r->message ? r->message : "";
 	/* brief: no units, notes, include chain, function or fix-it */
 	bool brief = p->o.brief;
@@ -126,10 +135,9 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	const char **tus = p->ntus_buf;
 	for (size_t i = 0; i < d.ntus; i++)
 		tus[i] = r->tus[i] == r->spell.file ? d.spell.file : npath(p, r->tus[i]);
-	uint64_t h;
-	struct diag *e = r->message == p->hashed
-			     ? diag_set_find_msg(p->out, &d, p->msg_len, p->msg_hash, &h)
-			     : diag_set_find(p->out, &d, &h);
+	uint64_t h = p->key_hash;
+	struct diag *e = pending ? diag_set_find_hashed(p->out, &d, p->msg_len, p->msg_hash, h)
+				 : diag_set_find(p->out, &d, &h);
 	if (e) {
 		diag_set_bump(p->out, e, d.kind, d.occurrences, tus, d.ntus);
 		return;
@@ -176,19 +184,21 @@ void parser_prefetch(struct diag_parser *p)
 	if (p->raw)
 		return;
 	const struct strbuf *b = &p->pb;
-	struct diag k = {0};
-	k.spell.file = npath(p, b->buf + p->spell.file);
-	k.spell.line = p->spell.line;
-	k.spell.col = p->spell.col;
-	k.loc = k.spell;
+	struct diag *k = &p->key;
+	k->spell.file = npath(p, b->buf + p->spell.file);
+	k->spell.line = p->spell.line;
+	k->spell.col = p->spell.col;
+	k->loc = k->spell;
 	if (p->site_note != NONE) {
 		const struct pnote *s = &p->notes[p->site_note];
-		k.loc.file = npath(p, b->buf + s->loc.file);
-		k.loc.line = s->loc.line;
-		k.loc.col = s->loc.col;
+		k->loc.file = npath(p, b->buf + s->loc.file);
+		k->loc.line = s->loc.line;
+		k->loc.col = s->loc.col;
 	}
-	k.flag = nflag(p, pb_str(b, p->flag));
-	diag_set_prefetch(p->out, diag_key_hash(&k, p->msg_hash));
+	k->flag = nflag(p, pb_str(b, p->flag));
+	p->key_hash = diag_key_hash(k, p->msg_hash);
+	p->key_known = true;
+	diag_set_prefetch(p->out, p->key_hash);
 }
 
 /* Decide the source root from the raw set, then put what it holds into the

@@ -68,6 +68,10 @@ struct diag_parser {
 	size_t msg_len;
 	uint64_t msg_hash;
 	const char *hashed;
+	/* its key normalised, as last prefetched (parser_prefetch) */
+	struct diag key;
+	uint64_t key_hash;
+	bool key_known;
 	struct strbuf pb;
 	struct pnote *notes;
 	size_t nnotes, ncap, nmacros, site_note;

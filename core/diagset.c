@@ -396,18 +396,18 @@ void diag_set_prefetch(const struct diag_set *s, uint64_t hash)
 struct diag *diag_set_find(struct diag_set *s, const struct diag *key, uint64_t *hash)
 {
 	size_t len = key->message ? strlen(key->message) : 0;
-	return diag_set_find_msg(s, key, len, diag_hash(key->message ? key->message : "", len, 0),
-				 hash);
+	uint64_t mh = diag_hash(key->message ? key->message : "", len, 0);
+	*hash = diag_key_hash(key, mh);
+	return diag_set_find_hashed(s, key, len, mh, *hash);
 }
 
-struct diag *diag_set_find_msg(struct diag_set *s, const struct diag *key, size_t msg_len,
-			       uint64_t msg_hash, uint64_t *hash)
+struct diag *diag_set_find_hashed(struct diag_set *s, const struct diag *key, size_t msg_len,
+				  uint64_t msg_hash, uint64_t h)
 {
 	/* kept for diag_set_insert: the message of a new key is interned */
 	s->find_msg = key->message;
 	s->find_msg_len = msg_len;
 	s->find_msg_hash = msg_hash;
-	uint64_t h = *hash = diag_key_hash(key, msg_hash);
 	if (!s->tcap)
 		return NULL;
 	for (size_t j = h & (s->tcap - 1); s->table[j].e; j = (j + 1) & (s->tcap - 1))
