@@ -212,7 +212,7 @@ static void matcher_index(struct matcher *m, struct diag_set *s)
 	m->cap = 64;
 	while (m->cap < 2 * n)
 		m->cap *= 2;
-	m->t = xcalloc(m->cap, sizeof(*m->t));
+	m->t = xcalloc_big(m->cap * sizeof(*m->t)); /* written at once: no fault a page */
 	for (size_t i = 0; i < n; i++) {
 		struct diag *d = diag_set_get(s, i);
 		d->side = DIAG_SIDE_NONE;
