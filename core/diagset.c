@@ -576,6 +576,8 @@ void diag_rank_strings(const char *const *strs, size_t n, uint32_t *out)
 	bool added;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = strs[i] ? strs[i] : "";
+		if (i && strs[i] == strs[i - 1])
+			continue; /* runs of one name: one lookup */
 		ptrmap_add(&seen, s, &added);
 		if (added)
 			names[nn++] = s;
@@ -588,7 +590,9 @@ void diag_rank_strings(const char *const *strs, size_t n, uint32_t *out)
 		*ptrmap_add(&seen, names[u], &added) = r;
 	}
 	for (size_t i = 0; i < n; i++)
-		out[i] = (uint32_t)*ptrmap_get(&seen, strs[i] ? strs[i] : "");
+		out[i] = i && strs[i] == strs[i - 1]
+			     ? out[i - 1]
+			     : (uint32_t)*ptrmap_get(&seen, strs[i] ? strs[i] : "");
 	free(names);
 	ptrmap_free(&seen);
 }
@@ -637,8 +641,17 @@ void diag_sort(struct diag **rows, size_t n)
 		size_t j = i + 1;
 		while (j < n && k[j].key == k[i].key)
 			j++;
-		if (j - i > 1)
+		if (j - i > 16) {
 			qsort(k + i, j - i, sizeof(*k), cmp_full);
+		} else { /* most runs are a few: insertion sort, no calls */
+			for (size_t m = i + 1; m < j; m++) {
+				struct sort_key t = k[m];
+				size_t q = m;
+				for (; q > i && diag_cmp(k[q - 1].d, t.d) > 0; q--)
+					k[q] = k[q - 1];
+				k[q] = t;
+			}
+		}
 		i = j;
 	}
 	for (size_t i = 0; i < n; i++)
