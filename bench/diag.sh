@@ -5,7 +5,8 @@
 #   bench/diag.sh [SIZE_MB]        (default 200; needs ./klang, perl)
 #   VARY=0 bench/diag.sh           plain copies: every warning repeats
 # Compares `klang diag parse --format tsv` with `grep -c ': warning:'` on the
-# same file (target <= 1.5), `klang diag diff` of a GCC and a Clang log
+# same file (target <= 1.5; bench/floor.c, the least a parser does for such
+# a table, is timed beside them), `klang diag diff` of a GCC and a Clang log
 # with one parse (<= 2), and the peak memory of a parse of the log of
 # repeats with that of the distinct one (memory grows with distinct
 # diagnostics, not with the log: <= 0.25).
@@ -47,6 +48,11 @@ pw=$(best_ms "$runs" "$klang" diag parse "$gcc" --format tsv)
 d=$(best_ms "$runs" "$klang" diag diff --gcc "$gcc" --clang "$clang" --format tsv)
 pw2=$(best_ms "$runs" "$klang" diag parse "$gcc" --format tsv)
 pb=$(best_cpu_ms "$runs" "$klang" diag parse "$bare" --format tsv)
+# the floor: the least a parser of the log does for the same table
+# (bench/floor.c), to see what is within reach of grep's time at all
+floor=$BENCH_DIR/floor
+cc -std=c11 -O2 -o "$floor" "$here/bench/floor.c"
+pf=$(best_cpu_ms "$runs" "$floor" "$gcc")
 unset BENCH_OUT
 [ "$pw2" -lt "$pw" ] && pw=$pw2
 rows=$(($("$klang" diag parse "$gcc" --format tsv | wc -l) - 1))
@@ -61,6 +67,8 @@ echo "klang diag parse      $p ms CPU, $pw ms wall, peak $((mem / 1024)) MB"
 echo "klang diag diff       $d ms wall (GCC and Clang logs of $mb MB)"
 echo "klang diag parse      $pb ms CPU on the same log with no diagnostic in it: reading and"
 echo "                      splitting the log; the rest of the parse is the work on each diagnostic"
+echo "floor (bench/floor.c) $pf ms CPU ($(ratio "$pf" "$g") x grep -c): only finds the warning lines, splits them,"
+echo "                      counts, sorts and prints them; no notes (macro sites), paths, families or groups"
 echo "log of repeats:       $rows_same distinct diagnostics, peak $((mem_same / 1024)) MB"
 row "diag parse, $mb MB log, vs grep -c (CPU)" "$p ms" "$g ms (grep -c)" "$(ratio "$p" "$g")" 1.5
 row "diag diff of two $mb MB logs, vs one parse" "$d ms" "$pw ms (parse)" "$(ratio "$d" "$pw")" 2
