@@ -111,7 +111,9 @@ static void emit_norm(struct diag_parser *p, const struct diag *r)
 	/* the parser's pending diagnostic: its key was worked out to prefetch */
 	bool pending = r->message == p->hashed && p->key_known;
 	d.cc = DIAG_CC_UNKNOWN;
-	d.arch = diag_set_intern(p->out, "", 0);
+	if (!p->no_arch)
+		p->no_arch = diag_set_intern(p->out, "", 0);
+	d.arch = p->no_arch;
 	if (pending) {
 		d.spell.file = p->key.spell.file;
 		d.loc.file = p->key.loc.file;

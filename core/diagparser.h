@@ -41,6 +41,7 @@ struct diag_parser {
 	} recent[RECENT], recent_flags[RECENT];
 	unsigned recent_next, recent_flags_next;
 	const char *log_norm; /* the last log name, interned in out */
+	const char *no_arch;  /* "" interned in out: the arch until finish */
 	struct strbuf mb, tb; /* cleaned text */
 	struct diag_note *nnotes_buf;
 	size_t nnotes_cap;
