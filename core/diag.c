@@ -190,7 +190,9 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	p->msg_hash = diag_hash(p->pb.buf + p->msg, p->msg_len, 0);
 	if (flag)
 		p->flag = pb_add(&p->pb, flag, flaglen);
-	take_includes(p, p->pb.buf + p->spell.file, l->pathlen, !p->o.brief);
+	/* attached in a brief parse too: until the source root is decided,
+	 * the chain's paths are evidence of it */
+	take_includes(p, p->pb.buf + p->spell.file, l->pathlen, true);
 	/* after take_includes: it adds to pb, which may move */
 	const char *file = p->pb.buf + p->spell.file;
 	if (p->nincs)
@@ -302,8 +304,8 @@ static void echo_line(struct diag_parser *p, const char *s, size_t n)
 		}
 		return;
 	case E_CLANG_FIXIT:
-		if (p->have && p->echo_note == NONE && n && !p->o.brief &&
-		    !lex_is_generated(s, n) && p->fixit == NONE)
+		if (p->have && p->echo_note == NONE && n && !lex_is_generated(s, n) &&
+		    p->fixit == NONE)
 			p->fixit = pb_raw(&p->pb, s, n);
 		p->echo = E_NONE;
 		return;
@@ -428,8 +430,7 @@ static bool special_line(struct diag_parser *p, const char *s, size_t n)
 		p->notes[p->nnotes - 1].kind = DIAG_NOTE_REFERENCE;
 		p->nmacros = nm;
 		p->echo = E_NONE;
-	} else if (n > 8 && !memcmp(s, "fix-it:\"", 8) && p->have && p->fixit == NONE &&
-		   !p->o.brief) {
+	} else if (n > 8 && !memcmp(s, "fix-it:\"", 8) && p->have && p->fixit == NONE) {
 		p->fixit = pb_raw(&p->pb, s + 7, n - 7);
 	} else if (n > 2 && s[0] == '[' && s[1] == '{') {
 		commit(p);

@@ -2,7 +2,8 @@
  * interleaving, notes, macro and include chains, kernel-doc, objtool, ld,
  * make) and every writer of what it found (text, TSV, quickfix, JSON,
  * SARIF). The first byte says where to cut the log in two slices.
- * Checks: slices give the same diagnostics as one read; every diagnostic
+ * Checks: slices give the same diagnostics as one read, and a brief parse
+ * (TSV, quickfix) the same rows, occurrences and fingerprints; every diagnostic
  * has a file and valid UTF-8 text, at least one occurrence, its
  * fingerprint; the set is sorted. */
 #include "fuzz/fuzz.h"
@@ -13,9 +14,9 @@
 #include "core/sarif.h"
 
 static struct diag_set *diag_parse_slices(const char *log, size_t size, size_t cut,
-					  struct diag_counts *c)
+					  struct diag_counts *c, bool brief)
 {
-	struct diag_parser_opts o = {.log_name = "fuzz.log"};
+	struct diag_parser_opts o = {.log_name = "fuzz.log", .brief = brief};
 	struct diag_set *s = diag_set_new();
 	struct diag_parser *p = diag_parser_new(&o);
 	diag_parser_feed(p, log, cut);
@@ -51,18 +52,25 @@ FUZZ_TARGET(diag)
 	size_t cut = (size_t)data[0] * (size - 1) / 255;
 	const char *log = (const char *)data + 1;
 	size--;
-	struct diag_counts one, two;
-	struct diag_set *whole = diag_parse_slices(log, size, size, &one);
-	struct diag_set *s = diag_parse_slices(log, size, cut, &two);
+	struct diag_counts one, two, three;
+	struct diag_set *whole = diag_parse_slices(log, size, size, &one, false);
+	struct diag_set *s = diag_parse_slices(log, size, cut, &two, false);
+	struct diag_set *brief = diag_parse_slices(log, size, cut, &three, true);
 	FUZZ_CHECK(diag_set_size(s) == diag_set_size(whole));
+	FUZZ_CHECK(diag_set_size(brief) == diag_set_size(whole));
 	FUZZ_CHECK(one.lines == two.lines && one.warnings == two.warnings &&
 		   one.errors == two.errors);
+	FUZZ_CHECK(one.lines == three.lines && one.warnings == three.warnings);
 	size_t n = diag_set_size(s);
 	struct diag **rows = xcalloc(n + 1, sizeof(*rows));
 	for (size_t i = 0; i < n; i++) {
 		rows[i] = diag_set_get(s, i);
 		diag_check(rows[i], i);
 		FUZZ_CHECK(diag_cmp(rows[i], diag_set_get(whole, i)) == 0);
+		const struct diag *b = diag_set_get(brief, i);
+		FUZZ_CHECK(diag_cmp(rows[i], b) == 0 && b->occurrences == rows[i]->occurrences &&
+			   diag_fp(b) == diag_fp(rows[i]) && !b->nnotes && !b->ntus &&
+			   !b->nincludes);
 		if (i)
 			FUZZ_CHECK(diag_cmp(rows[i - 1], rows[i]) <= 0);
 	}
@@ -82,5 +90,6 @@ FUZZ_TARGET(diag)
 	free(rows);
 	diag_set_free(s);
 	diag_set_free(whole);
+	diag_set_free(brief);
 	return 0;
 }
