@@ -410,12 +410,64 @@ static json_t *json_diag(const struct diag *d, enum diag_view v)
 	return o;
 }
 
-static int dump(FILE *f, json_t *root)
+#define JSON_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER)
+
+/* Big documents are written a diagnostic at a time, never built whole (a
+ * tree of 270,000 diagnostics took 1.7 GB and most of the time in malloc):
+ * `v` goes out as it would inside the document at nesting `depth`, each of
+ * its lines after the first indented by depth spaces, and is freed. */
+struct jout {
+	FILE *f;
+	struct strbuf dump, text;
+	int rc;
+};
+
+static void put_nested(struct jout *o, json_t *v, int depth)
 {
-	int rc = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	fputc('\n', f);
-	json_decref(root);
-	return rc;
+	size_t n = json_dumpb(v, o->dump.buf, o->dump.cap, JSON_FLAGS);
+	if (n > o->dump.cap) {
+		sb_grow(&o->dump, n);
+		n = json_dumpb(v, o->dump.buf, o->dump.cap, JSON_FLAGS);
+	}
+	json_decref(v);
+	if (!n) {
+		o->rc = -1;
+		return;
+	}
+	struct strbuf *t = &o->text;
+	sb_reset(t);
+	const char *s = o->dump.buf, *e = s + n;
+	for (const char *nl; (nl = memchr(s, '\n', (size_t)(e - s))); s = nl + 1) {
+		sb_add(t, s, (size_t)(nl + 1 - s));
+		for (int k = 0; k < depth; k++)
+			sb_addc(t, ' ');
+	}
+	sb_add(t, s, (size_t)(e - s));
+	fwrite(t->buf, 1, t->len, o->f);
+}
+
+/* "name": [ items ] at depth (the items at depth + 1), as jansson writes it. */
+static void put_list_open(struct jout *o, const char *name, size_t n, int depth)
+{
+	fprintf(o->f, "\"%s\": %s", name, n ? "[\n" : "[]");
+	if (n)
+		fprintf(o->f, "%*s", depth + 1, "");
+}
+
+static void put_list_next(struct jout *o, size_t i, size_t n, int depth)
+{
+	if (i + 1 < n)
+		fprintf(o->f, ",\n%*s", depth + 1, "");
+	else
+		fprintf(o->f, "\n%*s]", depth, "");
+}
+
+static int jout_end(struct jout *o, const char *tail)
+{
+	fputs(tail, o->f);
+	sb_free(&o->dump);
+	sb_free(&o->text);
+	return o->rc;
 }
 
 int diag_write_json(FILE *f, struct diag *const *rows, size_t n, enum diag_view v,
@@ -437,10 +489,16 @@ int diag_write_json(FILE *f, struct diag *const *rows, size_t n, enum diag_view 
 		summary = json_pack("{s:i,s:i,s:i}", "warnings", w, "errors", e, "distinct",
 				    (json_int_t)n);
 	}
-	json_t *list = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(list, json_diag(rows[i], v));
-	return dump(f, json_pack("{s:o,s:o}", "summary", summary, "diagnostics", list));
+	struct jout o = {.f = f};
+	fputs("{\n \"summary\": ", f);
+	put_nested(&o, summary, 1);
+	fputs(",\n ", f);
+	put_list_open(&o, "diagnostics", n, 1);
+	for (size_t i = 0; i < n; i++) {
+		put_nested(&o, json_diag(rows[i], v), 2);
+		put_list_next(&o, i, n, 1);
+	}
+	return jout_end(&o, "\n}\n");
 }
 
 static json_t *sarif_location(const struct diag_loc *l, const char *msg)
@@ -461,11 +519,12 @@ static json_t *sarif_location(const struct diag_loc *l, const char *msg)
 	return loc;
 }
 
-int diag_write_sarif(FILE *f, struct diag *const *rows, size_t n, enum diag_view v)
+/* The rules (one per flag, in order of first use) and the index of each
+ * row's rule. */
+static json_t *sarif_rules(struct diag *const *rows, size_t n, size_t *rule)
 {
-	json_t *rules = json_array(), *results = json_array();
+	json_t *rules = json_array();
 	struct strmap index = STRMAP_INIT;
-	struct strbuf g = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		const struct diag *d = rows[i];
 		const char *id = *d->flag ? d->flag : "klang-unflagged";
@@ -478,37 +537,59 @@ int diag_write_sarif(FILE *f, struct diag *const *rows, size_t n, enum diag_view
 					     "shortDescription", "text", jstr(id), "properties",
 					     "family", jstr(d->family ? d->family : d->flag)));
 		}
-		char fp[17];
-		snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)diag_fp(d));
-		json_t *r = json_pack(
-		    "{s:o,s:i,s:s,s:{s:o},s:{s:s}}", "ruleId", jstr(id), "ruleIndex",
-		    (json_int_t)(ri - 1), "level", d->kind == DIAG_ERROR ? "error" : "warning",
-		    "message", "text", jstr(d->message), "partialFingerprints", "klang/v1", fp);
-		if (*d->loc.file)
-			json_object_set_new(r, "locations",
-					    json_pack("[o]", sarif_location(&d->loc, NULL)));
-		json_t *rel = json_array();
-		for (size_t k = 0; k < d->nnotes; k++)
-			if (*d->notes[k].loc.file)
-				json_array_append_new(
-				    rel, sarif_location(&d->notes[k].loc, d->notes[k].msg));
-		if (json_array_size(rel))
-			json_object_set_new(r, "relatedLocations", rel);
-		else
-			json_decref(rel);
-		json_object_set_new(
-		    r, "properties",
-		    json_pack("{s:s,s:s,s:o,s:o,s:i,s:s}", "side", diag_row_side(d, v), "compiler",
-			      diag_cc_name(d->cc), "arch", jstr(d->arch), "group",
-			      jstr(group_label(d, &g)), "occurrences", (json_int_t)d->occurrences,
-			      "status", triage_status_name(d->status)));
-		json_array_append_new(results, r);
+		rule[i] = ri - 1;
+	}
+	strmap_free(&index);
+	return rules;
+}
+
+static json_t *json_result(const struct diag *d, size_t rule, enum diag_view v, struct strbuf *g)
+{
+	char fp[17];
+	snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)diag_fp(d));
+	json_t *r = json_pack(
+	    "{s:o,s:i,s:s,s:{s:o},s:{s:s}}", "ruleId", jstr(*d->flag ? d->flag : "klang-unflagged"),
+	    "ruleIndex", (json_int_t)rule, "level", d->kind == DIAG_ERROR ? "error" : "warning",
+	    "message", "text", jstr(d->message), "partialFingerprints", "klang/v1", fp);
+	if (*d->loc.file)
+		json_object_set_new(r, "locations",
+				    json_pack("[o]", sarif_location(&d->loc, NULL)));
+	json_t *rel = json_array();
+	for (size_t k = 0; k < d->nnotes; k++)
+		if (*d->notes[k].loc.file)
+			json_array_append_new(rel,
+					      sarif_location(&d->notes[k].loc, d->notes[k].msg));
+	if (json_array_size(rel))
+		json_object_set_new(r, "relatedLocations", rel);
+	else
+		json_decref(rel);
+	json_object_set_new(r, "properties",
+			    json_pack("{s:s,s:s,s:o,s:o,s:i,s:s}", "side", diag_row_side(d, v),
+				      "compiler", diag_cc_name(d->cc), "arch", jstr(d->arch),
+				      "group", jstr(group_label(d, g)), "occurrences",
+				      (json_int_t)d->occurrences, "status",
+				      triage_status_name(d->status)));
+	return r;
+}
+
+int diag_write_sarif(FILE *f, struct diag *const *rows, size_t n, enum diag_view v)
+{
+	size_t *rule = xmalloc((n + 1) * sizeof(*rule));
+	json_t *tool = json_pack("{s:{s:s,s:s,s:o}}", "driver", "name", "klang", "version",
+				 KLANG_VERSION, "rules", sarif_rules(rows, n, rule));
+	struct jout o = {.f = f};
+	struct strbuf g = STRBUF_INIT;
+	fputs("{\n \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
+	      " \"version\": \"2.1.0\",\n \"runs\": [\n  {\n   \"tool\": ",
+	      f);
+	put_nested(&o, tool, 3);
+	fputs(",\n   ", f);
+	put_list_open(&o, "results", n, 3);
+	for (size_t i = 0; i < n; i++) {
+		put_nested(&o, json_result(rows[i], rule[i], v, &g), 4);
+		put_list_next(&o, i, n, 3);
 	}
 	sb_free(&g);
-	strmap_free(&index);
-	json_t *run = json_pack("{s:{s:{s:s,s:s,s:o}},s:o}", "tool", "driver", "name", "klang",
-				"version", KLANG_VERSION, "rules", rules, "results", results);
-	return dump(f, json_pack("{s:s,s:s,s:[o]}", "$schema",
-				 "https://json.schemastore.org/sarif-2.1.0.json", "version",
-				 "2.1.0", "runs", run));
+	free(rule);
+	return jout_end(&o, "\n  }\n ]\n}\n");
 }

@@ -1,15 +1,23 @@
 /* Tests for the fast paths of the diagnostics modules: fingerprints (kept in
  * triage stores, so they must never change) against their values as first
- * defined, lex_text's word-at-a-time scan against its byte rules, and
- * the order of group_collect against a stable sort on the strings. */
+ * defined, lex_text's word-at-a-time scan against its byte rules, the
+ * order of group_collect against a stable sort on the strings, and JSON
+ * and SARIF written a diagnostic at a time against jansson's dump of the
+ * whole document. */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+#include <stdio.h>
+
 #include "core/diag.h"
+#include "core/diagdiff.h"
 #include "core/diaglex.h"
+#include "core/diagout.h"
 #include "core/group.h"
 #include "core/util.h"
+#include "tests/diagtest.h"
 
 static unsigned long long seed = 42;
 
@@ -130,10 +138,63 @@ static void test_group_order(void)
 	free(d);
 }
 
+/* What a writer wrote, read back and dumped whole by jansson (with the
+ * writers' flags): the same text, byte for byte. */
+static void same_as_whole_dump(struct diag *const *rows, size_t n, enum diag_view v,
+			       const struct diag_diff *sum, bool sarif)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_EQUAL(
+	    sarif ? diag_write_sarif(f, rows, n, v) : diag_write_json(f, rows, n, v, sum), 0);
+	fclose(f);
+	json_error_t err;
+	json_t *doc = json_loads(buf, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	char *whole = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	size_t wl = strlen(whole);
+	CU_ASSERT_EQUAL(len, wl + 1);
+	CU_ASSERT(len == wl + 1 && !memcmp(buf, whole, wl) && buf[wl] == '\n');
+	free(whole);
+	json_decref(doc);
+	free(buf);
+}
+
+static void test_streamed_json(void)
+{
+	char *gp = dt_ours("tinyconfig-W1-gcc-arm64.log"),
+	     *cp = dt_ours("tinyconfig-W1-clang-arm64.log");
+	struct diag_set *g = dt_parse_file(gp, DIAG_CC_GCC), *c = dt_parse_file(cp, DIAG_CC_CLANG);
+	CU_ASSERT_FATAL(g && c && diag_set_size(g) > 500);
+	diag_set_sort(g);
+	size_t n = diag_set_size(g);
+	struct diag **rows = xmalloc((n + 1) * sizeof(*rows));
+	for (size_t i = 0; i < n; i++)
+		rows[i] = diag_set_get(g, i);
+	for (int sarif = 0; sarif < 2; sarif++) {
+		same_as_whole_dump(rows, n, DIAG_VIEW_PARSE, NULL, sarif);
+		same_as_whole_dump(rows, 1, DIAG_VIEW_PARSE, NULL, sarif);
+		same_as_whole_dump(rows, 0, DIAG_VIEW_PARSE, NULL, sarif); /* [] */
+	}
+	struct diag_diff dd;
+	diag_diff_compilers(g, c, NULL, true, &dd);
+	CU_ASSERT(dd.both > 0 && dd.clang_only > 0);
+	same_as_whole_dump(dd.rows, dd.n, DIAG_VIEW_COMPILERS, &dd, false);
+	same_as_whole_dump(dd.rows, dd.n, DIAG_VIEW_COMPILERS, &dd, true);
+	diag_diff_free(&dd);
+	free(rows);
+	diag_set_free(g);
+	diag_set_free(c);
+	free(gp);
+	free(cp);
+}
+
 void suite_diagperf(void)
 {
 	CU_pSuite s = CU_add_suite("diagperf", NULL, NULL);
 	CU_add_test(s, "fingerprints as first defined", test_fingerprint_unchanged);
 	CU_add_test(s, "lex_text word scan", test_lex_text_words);
 	CU_add_test(s, "group order: ranked keys = sorted strings", test_group_order);
+	CU_add_test(s, "JSON, SARIF a diagnostic at a time = the whole dump", test_streamed_json);
 }
