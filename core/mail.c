@@ -249,9 +249,13 @@ static bool parse_zone(const char *s, int *tz)
 	while (*s == ' ')
 		s++;
 	if ((*s == '+' || *s == '-') && isdigit((unsigned char)s[1])) {
-		int v = atoi(s + 1);
-		*tz = (v / 100 * 60 + v % 100) * (*s == '-' ? -1 : 1);
-		return true;
+		/* hhmm: four digits at most, a real hour and minute, or none */
+		int v = 0;
+		for (int k = 1; k <= 4 && isdigit((unsigned char)s[k]); k++)
+			v = v * 10 + (s[k] - '0');
+		bool ok = v / 100 <= 23 && v % 100 <= 59;
+		*tz = ok ? (v / 100 * 60 + v % 100) * (*s == '-' ? -1 : 1) : 0;
+		return ok;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(zones); i++)
 		if (!strncasecmp(s, zones[i].name, strlen(zones[i].name))) {
@@ -302,7 +306,11 @@ bool mail_parse_date(const char *s, int64_t *time, int *tz_minutes)
 				 .tm_year = year - 1900};
 		parse_zone(s, &tz);
 	}
-	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31)
+	/* out of range (a digit run too long for its field, say): no date, as
+	 * the writer could not give the same one back */
+	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 ||
+	    tm.tm_year < 0 || tm.tm_year > 9999 - 1900 || tm.tm_hour < 0 || tm.tm_hour > 23 ||
+	    tm.tm_min < 0 || tm.tm_min > 59 || tm.tm_sec < 0 || tm.tm_sec > 60)
 		return false;
 	*time = (int64_t)timegm(&tm) - (int64_t)tz * 60;
 	*tz_minutes = tz;

@@ -413,6 +413,15 @@ static void test_mail_helpers(void)
 	CU_ASSERT_TRUE(mail_parse_date("1 Jan 2000 00:00 GMT", &t, &tz));
 	CU_ASSERT_EQUAL(t, 946684800);
 	CU_ASSERT_FALSE(mail_parse_date("yesterday", &t, &tz));
+	/* fields out of range are no date (the writer could not give them back) */
+	CU_ASSERT_FALSE(mail_parse_date("Tue, 14 Mar 2023 11:03333333333333333333", &t, &tz));
+	CU_ASSERT_FALSE(mail_parse_date("Tue, 14 Mar 2023 24:00:00 +0000", &t, &tz));
+	CU_ASSERT_FALSE(mail_parse_date("Tue, 14 Mar 20230 11:03:31 +0000", &t, &tz));
+	CU_ASSERT_FALSE(mail_parse_date("99999-03-14", &t, &tz));
+	/* a zone that is no hhmm counts as UTC */
+	CU_ASSERT_TRUE(mail_parse_date("Tue, 14 Mar 2023 11:03:31 +9999", &t, &tz));
+	CU_ASSERT_EQUAL(tz, 0);
+	CU_ASSERT_EQUAL(t, 1678791811);
 
 	char *s = mail_decode_words("=?UTF-8?B?VXdlIEtsZWluZS1Lw7ZuaWc=?= <u@x>");
 	CU_ASSERT_STRING_EQUAL(s, "Uwe Kleine-K\xc3\xb6nig <u@x>");
