@@ -432,6 +432,7 @@ struct diag *diag_set_insert(struct diag_set *s, const struct diag *d, uint64_t 
 	if ((s->n + 1) * 2 > s->tcap)
 		table_grow(s);
 	struct entry *e = entry_new(s, d);
+	s->find_msg = NULL; /* good for the insert right after its find only */
 	size_t j = hash & (s->tcap - 1);
 	while (s->table[j].e)
 		j = (j + 1) & (s->tcap - 1);
