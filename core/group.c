@@ -246,8 +246,17 @@ static bool match_cached(pcre2_match_data *md, pcre2_code *re, struct hit_cache 
 	return h->ok;
 }
 
-/* The rules whose flag pattern passes a flag or its family, as bits (rules
- * past the 64th always pass): most diagnostics have a flag no rule names,
+/* A rule's flag pattern against a diagnostic's flag, then its family. */
+static bool flag_matches(pcre2_match_data *md, pcre2_code *re, struct hit_cache *c,
+			 const struct diag *d, struct strbuf *sub)
+{
+	return match_cached(md, re, c, d->flag, sub) ||
+	       (re && d->family && strcmp(d->family, d->flag) &&
+		match_cached(md, re, c, d->family, sub));
+}
+
+/* The rules whose flag pattern passes a flag or its family, as bits (the
+ * first 64; the caller tries any past them): most diagnostics have a flag no rule names,
  * and one lookup per diagnostic skips the rules. A family is the same for
  * every diagnostic of a flag, so the flag is the key. */
 static uint64_t flag_rules(const struct group_rules *r, struct hit_cache *cache,
@@ -260,12 +269,8 @@ static uint64_t flag_rules(const struct group_rules *r, struct hit_cache *cache,
 		return *m;
 	uint64_t bits = 0;
 	for (size_t k = 0; k < r->n && k < 64; k++) {
-		pcre2_code *re = r->r[k].re[P_FLAG];
 		sb_reset(sub);
-		struct hit_cache *c = &cache[P_N * k + P_FLAG];
-		if (match_cached(md, re, c, d->flag, sub) ||
-		    (re && d->family && strcmp(d->family, d->flag) &&
-		     match_cached(md, re, c, d->family, sub)))
+		if (flag_matches(md, r->r[k].re[P_FLAG], &cache[P_N * k + P_FLAG], d, sub))
 			bits |= 1ull << k;
 	}
 	return *m = bits;
@@ -293,11 +298,8 @@ void group_apply(const struct group_rules *rules, struct diag_set *s)
 				continue;
 			struct hit_cache *c = &cache[P_N * k];
 			sb_reset(&sub);
-			bool flag_ok = match_cached(md, ru->re[P_FLAG], &c[P_FLAG], d->flag, &sub);
-			if (!flag_ok && ru->re[P_FLAG] && d->family && strcmp(d->family, d->flag))
-				flag_ok =
-				    match_cached(md, ru->re[P_FLAG], &c[P_FLAG], d->family, &sub);
-			if (!flag_ok ||
+			/* again for its captures (a cached answer) */
+			if (!flag_matches(md, ru->re[P_FLAG], &c[P_FLAG], d, &sub) ||
 			    !match_cached(md, ru->re[P_MESSAGE], &c[P_MESSAGE], d->message, &sub) ||
 			    !match_cached(md, ru->re[P_FILE], &c[P_FILE], d->loc.file, &sub))
 				continue;

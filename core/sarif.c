@@ -519,6 +519,11 @@ static json_t *sarif_location(const struct diag_loc *l, const char *msg)
 	return loc;
 }
 
+static const char *rule_id(const struct diag *d)
+{
+	return *d->flag ? d->flag : "klang-unflagged";
+}
+
 /* The rules (one per flag, in order of first use) and the index of each
  * row's rule. */
 static json_t *sarif_rules(struct diag *const *rows, size_t n, size_t *rule)
@@ -527,7 +532,7 @@ static json_t *sarif_rules(struct diag *const *rows, size_t n, size_t *rule)
 	struct strmap index = STRMAP_INIT;
 	for (size_t i = 0; i < n; i++) {
 		const struct diag *d = rows[i];
-		const char *id = *d->flag ? d->flag : "klang-unflagged";
+		const char *id = rule_id(d);
 		uintptr_t ri = (uintptr_t)strmap_get(&index, id);
 		if (!ri) {
 			ri = json_array_size(rules) + 1;
@@ -547,10 +552,10 @@ static json_t *json_result(const struct diag *d, size_t rule, enum diag_view v, 
 {
 	char fp[17];
 	snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)diag_fp(d));
-	json_t *r = json_pack(
-	    "{s:o,s:i,s:s,s:{s:o},s:{s:s}}", "ruleId", jstr(*d->flag ? d->flag : "klang-unflagged"),
-	    "ruleIndex", (json_int_t)rule, "level", d->kind == DIAG_ERROR ? "error" : "warning",
-	    "message", "text", jstr(d->message), "partialFingerprints", "klang/v1", fp);
+	json_t *r =
+	    json_pack("{s:o,s:i,s:s,s:{s:o},s:{s:s}}", "ruleId", jstr(rule_id(d)), "ruleIndex",
+		      (json_int_t)rule, "level", d->kind == DIAG_ERROR ? "error" : "warning",
+		      "message", "text", jstr(d->message), "partialFingerprints", "klang/v1", fp);
 	if (*d->loc.file)
 		json_object_set_new(r, "locations",
 				    json_pack("[o]", sarif_location(&d->loc, NULL)));
