@@ -58,6 +58,8 @@ echo "two builds on one jobserver: ${par}s wall"
 echo "the same two in sequence:    ${seq}s wall (arm64 ${a}s + x86_64 ${b}s)"
 echo "$par $seq" | awk '{ printf "speed-up: %.2fx\n", $2 / ($1 ? $1 : 1) }'
 set -- $cpu
-row "klang CPU / build CPU, $config $(basename "$tree")" "${1}s" "${2}s (builds)" \
+name=$(basename "$tree")
+[ "$tree" = "$here/patchsets/demo/tree" ] && name="demo tree"
+row "klang CPU / build CPU, $config, $name" "${1}s" "${2}s (builds)" \
 	"$(awk -v k="$1" -v b="$2" 'BEGIN { printf "%.4f", b ? k / b : 1 }')" 0.01
 row "2 builds on one jobserver vs in sequence" "${par}s" "${seq}s (sequence)" "$(ratio "$par" "$seq")" 1

@@ -138,7 +138,7 @@ int apply_build(struct series *s, git_repository *repo, struct apply_result *res
 	return rc;
 }
 
-int apply_open_scratch(struct series *s, git_repository **out, void **backend, struct kerr *e)
+int apply_open_scratch(struct series *s, git_repository **out, struct kerr *e)
 {
 	git_odb *odb = NULL;
 	git_odb_backend *mp = NULL;
@@ -152,27 +152,63 @@ int apply_open_scratch(struct series *s, git_repository **out, void **backend, s
 		return git_err(e, "open repository");
 	}
 	git_odb_free(odb);
-	*backend = mp;
 	return 0;
 }
 
-/* Write the objects held in memory into the real repository as one pack. */
-static int persist(git_repository *scratch, git_odb_backend *mp, git_repository *repo,
-		   struct kerr *e)
+/* Into the pack: `id` and, for a tree, what it holds, unless the repository
+ * has it already. A pick changes a few paths, so the walk stops at every
+ * other subtree: libgit2's git_mempack_dump packs each commit's whole tree,
+ * which for a kernel is 80,000 files, a minute and a gigabyte. */
+static int pack_new(git_packbuilder *pb, git_repository *scratch, git_odb *have,
+		    const git_oid *id, git_object_t type)
+{
+	if (type == GIT_OBJECT_COMMIT || git_odb_exists(have, id)) /* a submodule's commit */
+		return 0;
+	if (git_packbuilder_insert(pb, id, NULL) < 0)
+		return -1;
+	if (type != GIT_OBJECT_TREE)
+		return 0;
+	git_tree *t;
+	if (git_tree_lookup(&t, scratch, id) < 0)
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < git_tree_entrycount(t) && rc == 0; i++) {
+		const git_tree_entry *en = git_tree_entry_byindex(t, i);
+		rc = pack_new(pb, scratch, have, git_tree_entry_id(en), git_tree_entry_type(en));
+	}
+	git_tree_free(t);
+	return rc;
+}
+
+/* Write the commits made in memory, with their new trees and blobs, into
+ * the real repository as one pack. */
+static int persist(git_repository *scratch, const struct apply_result *res,
+		   git_repository *repo, struct kerr *e)
 {
 	git_buf pack = GIT_BUF_INIT;
 	git_odb *odb = NULL;
 	git_odb_writepack *wp = NULL;
+	git_packbuilder *pb = NULL;
 	git_indexer_progress stats = {0};
-	int rc = -1;
-	if (git_mempack_dump(&pack, scratch, mp) < 0 || git_repository_odb(&odb, repo) < 0 ||
+	int rc = git_repository_odb(&odb, repo) < 0 || git_packbuilder_new(&pb, scratch) < 0 ? -1 : 0;
+	for (size_t i = 0; i < res->applied && rc == 0; i++) {
+		git_oid id;
+		git_commit *c = NULL;
+		rc = git_oid_fromstr(&id, res->commits[i]) < 0 ||
+			     git_packbuilder_insert(pb, &id, NULL) < 0 ||
+			     git_commit_lookup(&c, scratch, &id) < 0 ||
+			     pack_new(pb, scratch, odb, git_commit_tree_id(c), GIT_OBJECT_TREE) < 0
+			 ? -1
+			 : 0;
+		git_commit_free(c);
+	}
+	if (rc < 0 || git_packbuilder_write_buf(&pack, pb) < 0 ||
 	    git_odb_write_pack(&wp, odb, NULL, NULL) < 0 ||
 	    wp->append(wp, pack.ptr, pack.size, &stats) < 0 || wp->commit(wp, &stats) < 0)
-		git_err(e, "write objects");
-	else
-		rc = 0;
+		rc = git_err(e, "write objects");
 	if (wp)
 		wp->free(wp);
+	git_packbuilder_free(pb);
 	git_odb_free(odb);
 	git_buf_dispose(&pack);
 	return rc;
@@ -261,14 +297,13 @@ int apply_series(struct series *s, const char *branch, bool force, struct apply_
 		    e, "this stack was not read from a git repository; nothing to apply to");
 	char *ref = xasprintf("refs/heads/%s", branch);
 	git_repository *scratch = NULL;
-	void *mp = NULL;
 	int rc = check_branch(s->st->repo, branch, ref, force, e);
 	if (rc == 0)
-		rc = apply_open_scratch(s, &scratch, &mp, e);
+		rc = apply_open_scratch(s, &scratch, e);
 	if (rc == 0)
 		rc = apply_build(s, scratch, res, e);
 	if (rc == 0 && res->applied)
-		rc = persist(scratch, mp, s->st->repo, e);
+		rc = persist(scratch, res, s->st->repo, e);
 	if (rc == 0)
 		rc = create_branch(s, ref, res->tip, force, e);
 	git_repository_free(scratch);

@@ -50,8 +50,7 @@ void apply_result_free(struct apply_result *res);
 char *apply_branch_name(const struct series *s);
 
 /* A second handle on the series' repository whose object writes stay in
- * memory (libgit2 mempack); *backend receives the mempack. */
-int apply_open_scratch(struct series *s, struct git_repository **out, void **backend,
-		       struct kerr *e);
+ * memory (libgit2 mempack). */
+int apply_open_scratch(struct series *s, struct git_repository **out, struct kerr *e);
 
 #endif

@@ -191,8 +191,7 @@ int export_series(struct series *s, const char *dir, enum export_format fmt,
 	if (!s->st->repo) /* read from files without a base: the patches as read */
 		return export_unapplied(s, dir, fmt, res, files, nfiles, e);
 	git_repository *scratch;
-	void *mp;
-	if (apply_open_scratch(s, &scratch, &mp, e) < 0)
+	if (apply_open_scratch(s, &scratch, e) < 0)
 		return -1;
 	int rc = apply_build(s, scratch, res, e);
 	if (rc == 0)

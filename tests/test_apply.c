@@ -71,16 +71,36 @@ static char *expected_tree(const struct series_repo *r, const char *const *expec
 	return out;
 }
 
+/* Objects in packs (a copy in two packs counts twice), distinct objects. */
+static void object_counts(const char *repo, long *in_pack, long *distinct)
+{
+	char *o = sh(NULL,
+		     "cd '%s' && git count-objects -v | sed -n 's/^in-pack: //p' && "
+		     "git cat-file --batch-all-objects --batch-check | wc -l",
+		     repo);
+	CU_ASSERT_EQUAL(sscanf(o, "%ld %ld", in_pack, distinct), 2);
+	free(o);
+}
+
 static void test_apply_branch(void)
 {
 	struct series_repo r;
 	CU_ASSERT_EQUAL_FATAL(series_repo_make(&r), 0);
 	char *before = snapshot(r.repo), *out, *err, *args;
+	long packed0 = 0, objects0 = 0, packed1 = 0, objects1 = 0;
+	object_counts(r.repo, &packed0, &objects0);
 
 	args = xasprintf("--patchset '%s' --clang 14.0.6 --format tsv --apply k14", r.patchset);
 	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
 	CU_ASSERT(str_has(err, "created branch k14"));
 	free(out), free(err), free(args);
+	/* the pack holds the new commits and trees, not a copy of the base */
+	object_counts(r.repo, &packed1, &objects1);
+	CU_ASSERT(objects1 > objects0);
+	CU_ASSERT_EQUAL(packed1 - packed0, objects1 - objects0);
+	int rc;
+	free(sh(&rc, "git -C '%s' fsck --no-dangling --strict 2>&1", r.repo));
+	CU_ASSERT_EQUAL(rc, 0);
 
 	char *after = snapshot(r.repo);
 	char *tip = sh(NULL, "git -C '%s' rev-parse k14", r.repo);
