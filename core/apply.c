@@ -159,8 +159,8 @@ int apply_open_scratch(struct series *s, git_repository **out, struct kerr *e)
  * has it already. A pick changes a few paths, so the walk stops at every
  * other subtree: libgit2's git_mempack_dump packs each commit's whole tree,
  * which for a kernel is 80,000 files, a minute and a gigabyte. */
-static int pack_new(git_packbuilder *pb, git_repository *scratch, git_odb *have,
-		    const git_oid *id, git_object_t type)
+static int pack_new(git_packbuilder *pb, git_repository *scratch, git_odb *have, const git_oid *id,
+		    git_object_t type)
 {
 	if (type == GIT_OBJECT_COMMIT || git_odb_exists(have, id)) /* a submodule's commit */
 		return 0;
@@ -182,15 +182,16 @@ static int pack_new(git_packbuilder *pb, git_repository *scratch, git_odb *have,
 
 /* Write the commits made in memory, with their new trees and blobs, into
  * the real repository as one pack. */
-static int persist(git_repository *scratch, const struct apply_result *res,
-		   git_repository *repo, struct kerr *e)
+static int persist(git_repository *scratch, const struct apply_result *res, git_repository *repo,
+		   struct kerr *e)
 {
 	git_buf pack = GIT_BUF_INIT;
 	git_odb *odb = NULL;
 	git_odb_writepack *wp = NULL;
 	git_packbuilder *pb = NULL;
 	git_indexer_progress stats = {0};
-	int rc = git_repository_odb(&odb, repo) < 0 || git_packbuilder_new(&pb, scratch) < 0 ? -1 : 0;
+	int rc =
+	    git_repository_odb(&odb, repo) < 0 || git_packbuilder_new(&pb, scratch) < 0 ? -1 : 0;
 	for (size_t i = 0; i < res->applied && rc == 0; i++) {
 		git_oid id;
 		git_commit *c = NULL;
