@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/gitwrite.h"
+#include "core/treediff.h"
 
 static int git_err(struct kerr *e, const char *what)
 {
@@ -56,6 +57,67 @@ static int committer(git_repository *repo, git_signature **out)
 	return git_signature_now(out, "klang", "klang@localhost");
 }
 
+/* Can change `ch` be taken as it is onto `base`: does base hold at its path
+ * what the patch started from (nothing, for a new file)? */
+static bool unchanged_on(const git_tree *base, const struct change *ch)
+{
+	if (ch->old_mode == GIT_FILEMODE_COMMIT || ch->new_mode == GIT_FILEMODE_COMMIT)
+		return false; /* a submodule: left to the merge */
+	git_tree_entry *en = NULL;
+	int found = git_tree_entry_bypath(&en, base, ch->path);
+	bool same = !ch->old_mode ? found == GIT_ENOTFOUND
+				  : found == 0 && git_tree_entry_filemode_raw(en) == ch->old_mode &&
+					git_oid_equal(git_tree_entry_id(en), &ch->old_id);
+	git_tree_entry_free(en);
+	return same;
+}
+
+/* The quick pick: when every file the patch touches is on `parent` as it was
+ * on the patch's own parent (no dropped patch changed it), the result is
+ * `parent` with the patch's versions of those files, and only the trees on
+ * their paths are written. A three-way merge builds an index of the whole
+ * tree instead: for a kernel, 80,000 entries and 180 ms a patch.
+ * 0 with *tree_oid, 1 when the patch needs the merge. */
+static int pick_quick(struct series *s, git_repository *repo, git_commit *c, git_commit *parent,
+		      git_oid *tree_oid)
+{
+	git_commit *from = NULL;
+	git_tree *base = NULL;
+	struct changes ch = {0};
+	git_tree_update *up = NULL;
+	int rc = 1;
+	if (git_commit_parentcount(c) != 1 || git_commit_parent(&from, c, 0) < 0)
+		goto out;
+	if (git_oid_equal(git_commit_tree_id(from), git_commit_tree_id(parent))) {
+		*tree_oid = *git_commit_tree_id(c); /* nothing dropped before it */
+		rc = 0;
+		goto out;
+	}
+	if (git_commit_tree(&base, parent) < 0 ||
+	    tree_changes(stack_reader(s->st), git_commit_tree_id(from), git_commit_tree_id(c),
+			 &ch) < 0)
+		goto out;
+	up = xcalloc(ch.n + 1, sizeof(*up));
+	for (size_t k = 0; k < ch.n; k++) {
+		const struct change *x = &ch.v[k];
+		if (!unchanged_on(base, x))
+			goto out;
+		up[k] = (git_tree_update){.action = x->new_mode ? GIT_TREE_UPDATE_UPSERT
+								: GIT_TREE_UPDATE_REMOVE,
+					  .id = x->new_id,
+					  .filemode = x->new_mode,
+					  .path = x->path};
+	}
+	/* a file that becomes a directory (or back) is not for this: merge */
+	rc = git_tree_create_updated(tree_oid, repo, base, ch.n, up) < 0;
+out:
+	free(up);
+	changes_free(&ch);
+	git_tree_free(base);
+	git_commit_free(from);
+	return rc;
+}
+
 /* Pick one patch onto `parent`; *out is the new commit, or parent itself if
  * the patch changed nothing. 1 on a conflict. */
 static int pick(struct series *s, git_repository *repo, size_t i, git_commit *parent,
@@ -73,20 +135,22 @@ static int pick(struct series *s, git_repository *repo, size_t i, git_commit *pa
 		git_err(e, p->id);
 		goto out;
 	}
-	if (git_cherrypick_commit(&idx, repo, c, parent, p->merge ? 1 : 0, &mo) < 0) {
-		kerr_set(e, "patch %zu (%s): cherry-pick failed: %s", i + 1, p->subject,
-			 gw_strerror());
-		goto out;
-	}
-	if (git_index_has_conflicts(idx)) {
-		res->failed = i + 1;
-		record_conflict(s, idx, i, res);
-		rc = 1;
-		goto out;
-	}
-	if (git_index_write_tree_to(&tree_oid, idx, repo) < 0) {
-		git_err(e, "write tree");
-		goto out;
+	if (pick_quick(s, repo, c, parent, &tree_oid) != 0) {
+		if (git_cherrypick_commit(&idx, repo, c, parent, p->merge ? 1 : 0, &mo) < 0) {
+			kerr_set(e, "patch %zu (%s): cherry-pick failed: %s", i + 1, p->subject,
+				 gw_strerror());
+			goto out;
+		}
+		if (git_index_has_conflicts(idx)) {
+			res->failed = i + 1;
+			record_conflict(s, idx, i, res);
+			rc = 1;
+			goto out;
+		}
+		if (git_index_write_tree_to(&tree_oid, idx, repo) < 0) {
+			git_err(e, "write tree");
+			goto out;
+		}
 	}
 	if (git_oid_equal(&tree_oid, git_commit_tree_id(parent))) {
 		add_index(&res->empty, &res->nempty, i + 1);

@@ -169,9 +169,12 @@ out:
 /* libgit2's diff of the two trees, limited to the changed paths (so it does
  * not walk the whole tree), with renames found as git would. */
 static int libgit2_diff(git_repository *r, const git_oid *old_id, const git_oid *new_id,
-			const struct changes *ch, enum rename_mode rn, git_diff **out)
+			const struct changes *ch, enum rename_mode rn, const git_diff_options *opts,
+			git_diff **out)
 {
 	git_diff_options o = GIT_DIFF_OPTIONS_INIT;
+	if (opts)
+		o = *opts;
 	git_tree *old = NULL, *new = NULL;
 	char **paths = xcalloc(ch->n, sizeof(char *));
 	for (size_t i = 0; i < ch->n; i++)
@@ -211,7 +214,7 @@ static int stat_trees(git_repository *r, struct objread *o, const git_oid *old, 
 	if (rc == 0 && rn != RENAMES_OFF && ch.added && ch.deleted) {
 		git_diff *d = NULL;
 		git_diff_stats *ds = NULL;
-		rc = libgit2_diff(r, old, new, &ch, rn, &d);
+		rc = libgit2_diff(r, old, new, &ch, rn, NULL, &d);
 		if (rc == 0)
 			rc = git_diff_get_stats(&ds, d);
 		if (rc == 0) {
@@ -252,17 +255,29 @@ int commitdiff_stat(git_repository *r, struct objread *o, struct git_commit *c, 
 			gw_strerror());
 }
 
-char *commitdiff_text(git_repository *r, struct objread *o, struct git_commit *c,
-		      enum rename_mode rn, struct kerr *e)
+int commitdiff_diff(git_repository *r, struct objread *o, struct git_commit *c, enum rename_mode rn,
+		    const git_diff_options *opts, git_diff **out)
 {
 	git_oid old, new;
 	const git_oid *oldp;
+	struct changes ch = {0};
+	*out = NULL;
+	int rc = commit_tree_ids(c, &old, &oldp, &new) == 0 &&
+			 tree_changes(o, oldp, &new, &ch) == 0 &&
+			 libgit2_diff(r, oldp, &new, &ch, rn, opts, out) == 0
+		     ? 0
+		     : -1;
+	changes_free(&ch);
+	return rc;
+}
+
+char *commitdiff_text(git_repository *r, struct objread *o, struct git_commit *c,
+		      enum rename_mode rn, struct kerr *e)
+{
 	git_diff *d = NULL;
 	git_buf buf = GIT_BUF_INIT;
-	struct changes ch = {0};
 	char *text = NULL;
-	if (commit_tree_ids(c, &old, &oldp, &new) == 0 && tree_changes(o, oldp, &new, &ch) == 0 &&
-	    libgit2_diff(r, oldp, &new, &ch, rn, &d) == 0 &&
+	if (commitdiff_diff(r, o, c, rn, NULL, &d) == 0 &&
 	    git_diff_to_buf(&buf, d, GIT_DIFF_FORMAT_PATCH) == 0)
 		text = xstrndup(buf.ptr ? buf.ptr : "", buf.size);
 	else
@@ -270,7 +285,6 @@ char *commitdiff_text(git_repository *r, struct objread *o, struct git_commit *c
 			 gw_strerror());
 	git_buf_dispose(&buf);
 	git_diff_free(d);
-	changes_free(&ch);
 	return text;
 }
 

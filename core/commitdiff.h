@@ -3,6 +3,7 @@
 #ifndef KLANG_CORE_COMMITDIFF_H
 #define KLANG_CORE_COMMITDIFF_H
 
+#include <git2/diff.h>
 #include <stddef.h>
 
 #include "core/util.h"
@@ -37,6 +38,13 @@ int commitdiff_stat_trees(struct git_repository *r, struct objread *o,
  * caller frees. */
 char *commitdiff_text(struct git_repository *r, struct objread *o, struct git_commit *c,
 		      enum rename_mode rn, struct kerr *e);
+
+/* libgit2's diff of a commit against its first parent with options `opts`
+ * (NULL: the defaults), limited to the changed paths: a diff of two whole
+ * trees walks every entry (12 ms a commit in a kernel tree). *out is the
+ * caller's to free (git_diff_free). */
+int commitdiff_diff(struct git_repository *r, struct objread *o, struct git_commit *c,
+		    enum rename_mode rn, const git_diff_options *opts, git_diff **out);
 
 /* Count a unified diff's files and lines from its text (mbox/quilt patches). */
 void diffstat_from_text(const char *diff, struct diffstat *out);

@@ -10,9 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/commitdiff.h"
 #include "core/gitwrite.h"
 #include "core/lockfile.h"
 #include "core/mbox.h"
+#include "core/objread.h"
 
 int export_format_parse(const char *s)
 {
@@ -49,36 +51,31 @@ char *export_file_name(size_t n, const char *subject)
 }
 
 /* The email of commit `id` (n of total) in format-patch form. */
-static int email(git_repository *repo, const char *id, size_t n, size_t total, git_buf *out,
-		 struct kerr *e)
+static int email(git_repository *repo, struct objread *rd, const char *id, size_t n, size_t total,
+		 git_buf *out, struct kerr *e)
 {
 	git_oid oid;
-	git_commit *c = NULL, *parent = NULL;
-	git_tree *t = NULL, *pt = NULL;
+	git_commit *c = NULL;
 	git_diff *diff = NULL;
 	git_email_create_options o = GIT_EMAIL_CREATE_OPTIONS_INIT;
 	int rc = -1;
 	if (git_oid_fromstr(&oid, id) == 0 && git_commit_lookup(&c, repo, &oid) == 0 &&
-	    git_commit_parent(&parent, c, 0) == 0 && git_commit_tree(&t, c) == 0 &&
-	    git_commit_tree(&pt, parent) == 0 &&
-	    git_diff_tree_to_tree(&diff, repo, pt, t, &o.diff_opts) == 0 &&
+	    commitdiff_diff(repo, rd, c, RENAMES_OFF, &o.diff_opts, &diff) == 0 &&
 	    git_email_create_from_diff(out, diff, n, total, &oid, git_commit_summary(c),
 				       git_commit_body(c), git_commit_author(c), &o) == 0)
 		rc = 0;
 	else
 		kerr_set(e, "format patch %zu: %s", n, gw_strerror());
 	git_diff_free(diff);
-	git_tree_free(t);
-	git_tree_free(pt);
-	git_commit_free(parent);
 	git_commit_free(c);
 	return rc;
 }
 
 /* Mail k (0-based) of the n to write: from the commit built in memory, or
  * for a stack read from files without a base, from the patch as read. */
-static int mail_text(struct series *s, git_repository *repo, const struct apply_result *res,
-		     size_t item, size_t k, size_t n, struct strbuf *out, struct kerr *e)
+static int mail_text(struct series *s, git_repository *repo, struct objread *rd,
+		     const struct apply_result *res, size_t item, size_t k, size_t n,
+		     struct strbuf *out, struct kerr *e)
 {
 	if (!repo) {
 		const struct patch *p = s->items[item].patch;
@@ -86,7 +83,7 @@ static int mail_text(struct series *s, git_repository *repo, const struct apply_
 		return 0;
 	}
 	git_buf mail = GIT_BUF_INIT;
-	int rc = email(repo, res->commits[k], k + 1, n, &mail, e);
+	int rc = email(repo, rd, res->commits[k], k + 1, n, &mail, e);
 	if (rc == 0) {
 		/* format-patch's signature, naming klang rather than libgit2 */
 		char *sig = NULL;
@@ -101,9 +98,9 @@ static int mail_text(struct series *s, git_repository *repo, const struct apply_
 }
 
 /* Every name first, checked against the directory, then every file. */
-static int write_all(struct series *s, git_repository *repo, const struct apply_result *res,
-		     size_t n, const char *dir, enum export_format fmt, char ***files,
-		     size_t *nfiles, struct kerr *e)
+static int write_all(struct series *s, git_repository *repo, struct objread *rd,
+		     const struct apply_result *res, size_t n, const char *dir,
+		     enum export_format fmt, char ***files, size_t *nfiles, struct kerr *e)
 {
 	size_t total = n + (fmt == EXPORT_QUILT);
 	char **names = xcalloc(total + 1, sizeof(*names));
@@ -139,7 +136,7 @@ static int write_all(struct series *s, git_repository *repo, const struct apply_
 		rc = mkdir_p(dir, e);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		struct strbuf sb = STRBUF_INIT;
-		rc = mail_text(s, repo, res, items[i], i, n, &sb, e);
+		rc = mail_text(s, repo, rd, res, items[i], i, n, &sb, e);
 		if (rc == 0)
 			rc = write_file_new(paths[i], sb.buf, sb.len, e);
 		written += rc == 0;
@@ -179,7 +176,7 @@ static int export_unapplied(struct series *s, const char *dir, enum export_forma
 			return kerr_set(e, "patch %zu has no diff to export", i + 1);
 		n++;
 	}
-	return write_all(s, NULL, res, n, dir, fmt, files, nfiles, e);
+	return write_all(s, NULL, NULL, res, n, dir, fmt, files, nfiles, e);
 }
 
 int export_series(struct series *s, const char *dir, enum export_format fmt,
@@ -193,9 +190,12 @@ int export_series(struct series *s, const char *dir, enum export_format fmt,
 	git_repository *scratch;
 	if (apply_open_scratch(s, &scratch, e) < 0)
 		return -1;
+	/* the commits made in memory are read through the scratch handle */
+	struct objread *rd = objread_new(scratch);
 	int rc = apply_build(s, scratch, res, e);
 	if (rc == 0)
-		rc = write_all(s, scratch, res, res->applied, dir, fmt, files, nfiles, e);
+		rc = write_all(s, scratch, rd, res, res->applied, dir, fmt, files, nfiles, e);
+	objread_free(rd);
 	git_repository_free(scratch);
 	return rc;
 }

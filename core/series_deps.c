@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/commitdiff.h"
+
 /* Line ranges in doubled coordinates: line L is 2L; the gap after line L
  * (where a pure insertion or deletion sits) is 2L+1. */
 struct range {
@@ -68,25 +70,19 @@ static int hunk_cb(const git_diff_delta *d, const git_diff_hunk *h, void *payloa
 	return 0;
 }
 
-static void load_ranges(git_repository *repo, const struct patch *p, struct patch_ranges *pr)
+static void load_ranges(struct stack *st, const struct patch *p, struct patch_ranges *pr)
 {
 	git_oid oid;
-	git_commit *c = NULL, *parent = NULL;
-	git_tree *t = NULL, *pt = NULL;
+	git_commit *c = NULL;
 	git_diff *diff = NULL;
 	git_diff_options o = GIT_DIFF_OPTIONS_INIT;
 	o.context_lines = 0;
 	pr->loaded = true;
-	pr->failed = git_oid_fromstr(&oid, p->id) < 0 || git_commit_lookup(&c, repo, &oid) < 0 ||
-		     git_commit_tree(&t, c) < 0 ||
-		     (git_commit_parentcount(c) > 0 &&
-		      (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&pt, parent) < 0)) ||
-		     git_diff_tree_to_tree(&diff, repo, pt, t, &o) < 0 ||
+	pr->failed = git_oid_fromstr(&oid, p->id) < 0 ||
+		     git_commit_lookup(&c, st->repo, &oid) < 0 ||
+		     commitdiff_diff(st->repo, stack_reader(st), c, RENAMES_OFF, &o, &diff) < 0 ||
 		     git_diff_foreach(diff, file_cb, NULL, hunk_cb, NULL, pr) < 0;
 	git_diff_free(diff);
-	git_tree_free(t);
-	git_tree_free(pt);
-	git_commit_free(parent);
 	git_commit_free(c);
 }
 
@@ -96,7 +92,7 @@ static struct patch_ranges *ranges(struct series *s, size_t i)
 	if (!all)
 		all = s->hunks = xcalloc(s->nitems, sizeof(*all));
 	if (!all[i].loaded)
-		load_ranges(s->st->repo, s->items[i].patch, &all[i]);
+		load_ranges(s->st, s->items[i].patch, &all[i]);
 	return &all[i];
 }
 

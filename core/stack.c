@@ -339,8 +339,7 @@ static int open_range(struct stack *st, const struct stack_opts *o, struct kerr 
 	git_commit *head = NULL, *base = NULL;
 	bool walked = false;
 	int rc = -1;
-	if (!st->reader) /* commits are read through it (rawcommit.h) */
-		st->reader = objread_new(st->repo);
+	stack_reader(st); /* commits are read through it (rawcommit.h) */
 	/* each commit is read once: caching them would only cost time */
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0);
 	st->head_ref = xstrdup(o->head ? o->head : "HEAD");
@@ -439,11 +438,16 @@ static int load_stats(git_repository *r, struct objread *o, int renames, struct 
 	return 0;
 }
 
-int stack_load_stats(struct stack *st, struct patch *p, struct kerr *e)
+struct objread *stack_reader(struct stack *st)
 {
 	if (st->repo && !st->reader)
 		st->reader = objread_new(st->repo);
-	return load_stats(st->repo, st->reader, st->renames, p, e);
+	return st->reader;
+}
+
+int stack_load_stats(struct stack *st, struct patch *p, struct kerr *e)
+{
+	return load_stats(st->repo, stack_reader(st), st->renames, p, e);
 }
 
 /* Statistics of a big stack are computed by worker processes, each on a
@@ -518,8 +522,7 @@ int stack_load_all_stats(struct stack *st, struct kerr *e)
 	pid_t pids[STATS_MAX_WORKERS];
 	int rc = 0;
 
-	if (st->repo && !st->reader) /* before the fork: the workers share its maps */
-		st->reader = objread_new(st->repo);
+	stack_reader(st); /* before the fork: the workers share its maps */
 	if (n > 1)
 		sh = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
@@ -596,9 +599,8 @@ char *stack_patch_diff(struct stack *st, const struct patch *p, struct kerr *e)
 		kerr_set(e, "commit %s not found: %s", p->id, gw_strerror());
 		return NULL;
 	}
-	if (!st->reader)
-		st->reader = objread_new(st->repo);
-	char *text = commitdiff_text(st->repo, st->reader, c, (enum rename_mode)st->renames, e);
+	char *text =
+	    commitdiff_text(st->repo, stack_reader(st), c, (enum rename_mode)st->renames, e);
 	git_commit_free(c);
 	return text;
 }

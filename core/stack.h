@@ -101,6 +101,8 @@ const char *patch_trailer(const struct patch *p, const char *key);
 /* Unified diff of the patch against its first parent, git format, with file
  * headers; caller frees. */
 char *stack_patch_diff(struct stack *st, const struct patch *p, struct kerr *e);
+/* The object reader of a stack read from a repository (made on first use). */
+struct objread *stack_reader(struct stack *st);
 void stack_free(struct stack *st);
 
 /* Parse a commit message into subject/body/trailers (used for mbox too). */

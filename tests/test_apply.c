@@ -347,10 +347,58 @@ static void test_export(void)
 	series_repo_free(&r);
 }
 
+/* Every kind of change, kept patches after a dropped one (so each pick is
+ * checked against its files' state, taken as it is or merged): the commits
+ * have the trees `git cherry-pick` gives. */
+static void test_pick_like_git(void)
+{
+	char *dir = test_tmpdir();
+	int rc;
+	free(sh(
+	    &rc,
+	    "cd '%s' && git init -q && git checkout -q -b main && mkdir a b lone && "
+	    "seq 1 20 >a/x.c && echo y >a/y.c && echo z >b/z.c && echo 1 >lone/only.c && "
+	    "echo run >run.sh && ln -s a/x.c link && git add -A && "
+	    "c() { git -c user.name=P -c user.email=p@e commit -q \"$@\"; } && "
+	    "c -m base && git tag v1.0 && "
+	    "echo kept-before >>b/z.c && c -am 'UPSTREAM: before the dropped one' && "
+	    "sed -i 1s/1/one/ a/x.c && c -am 'HACK: dropped' -m 'Clang-Fixed: 9' && "
+	    "echo y2 >>a/y.c && mkdir -p new/dir && echo n >new/dir/n.c && git add -A && "
+	    "c -m 'UPSTREAM: modify, add in a new directory' && "
+	    "git rm -q lone/only.c && c -m 'UPSTREAM: delete the last file of a directory' && "
+	    "chmod +x run.sh && c -am 'UPSTREAM: mode' && "
+	    "ln -sf b/z.c link && ln -s run.sh link2 && git add -A && c -m 'UPSTREAM: symlinks' && "
+	    "mkdir c && git mv b/z.c c/z.c && c -m 'UPSTREAM: rename' && "
+	    "sed -i 15s/15/fifteen/ a/x.c && c -am 'FROMLIST: same file as the dropped one' && "
+	    "git rm -q a/y.c && mkdir a/y.c && echo in >a/y.c/inner && git add -A && "
+	    "c -m 'UPSTREAM: a file becomes a directory' && "
+	    "git checkout -q -b ref v1.0 && "
+	    "for p in $(git rev-list --reverse v1.0..main); do "
+	    "git log -1 --format=%%s $p | grep -q HACK || "
+	    "git -c user.name=P -c user.email=p@e cherry-pick $p >/dev/null || exit 1; done && "
+	    "git checkout -q main",
+	    dir));
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	char *out, *err;
+	char *args = xasprintf("--repo '%s' --base v1.0 --head main --clang 14.0.6 --apply k", dir);
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
+	CU_ASSERT(str_has(err, "base v1.0 + 8 patches"));
+	free(out), free(err), free(args);
+	char *got = sh(NULL, "git -C '%s' log --format='%%T %%s' v1.0..k", dir);
+	char *want = sh(NULL, "git -C '%s' log --format='%%T %%s' v1.0..ref", dir);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	CU_ASSERT(str_has(got, "a file becomes a directory"));
+	free(got), free(want);
+	free(sh(&rc, "git -C '%s' fsck --no-dangling --strict 2>&1", dir));
+	CU_ASSERT_EQUAL(rc, 0);
+	free(dir);
+}
+
 void suite_apply(void)
 {
 	CU_pSuite s = CU_add_suite("apply", NULL, NULL);
 	CU_add_test(s, "--apply: base + kept patches, nothing else touched", test_apply_branch);
 	CU_add_test(s, "a conflict names both patches and writes nothing", test_conflict);
+	CU_add_test(s, "the picks give git cherry-pick's trees", test_pick_like_git);
 	CU_add_test(s, "--export: git am and quilt push -a apply it", test_export);
 }
