@@ -69,6 +69,7 @@ static struct {
 	/* the tree */
 	struct wgroup *groups;
 	size_t ngroups, shown;
+	unsigned long places[4];      /* per enum diag_side: items, their arches merged */
 	struct strmap folds;	      /* "g:NAME" or "d:KEY" -> FOLD_OPEN / FOLD_CLOSED */
 	bool groups_open, items_open; /* defaults */
 	struct wrow *rows;
@@ -189,6 +190,7 @@ static void apply_triage(void)
 }
 
 static int cmp_item_arch(const void *pa, const void *pb);
+static int item_cmp(const struct diag *a, const struct diag *b);
 
 static int parse_log(int k, const char *path, const char *arch, struct kerr *e)
 {
@@ -278,6 +280,11 @@ static int load(struct kerr *e)
 	/* once, in tree order: grouping keeps it, so a filter change (any key
 	 * of s a S \\) does not sort 100,000 diagnostics again */
 	qsort(W.dd.rows, W.dd.n, sizeof(*W.dd.rows), cmp_item_arch);
+	/* the title counts what the rows show: a place once, whatever its arches */
+	memset(W.places, 0, sizeof(W.places));
+	for (size_t i = 0; i < W.dd.n; i++)
+		if (!i || item_cmp(W.dd.rows[i - 1], W.dd.rows[i]))
+			W.places[W.dd.rows[i]->side]++;
 	W.loaded = true;
 	return 0;
 }
@@ -684,8 +691,9 @@ static void warnings_title(struct view *v, struct strbuf *sb)
 {
 	(void)v;
 	sb_addf(sb, "%s: %lu clang-only, %lu gcc-only, %lu both; arch %s, status %s",
-		side_name(W.side), W.dd.clang_only, W.dd.gcc_only, W.dd.both,
-		W.arch ? W.arches[W.arch - 1] : "all", status_filter_name());
+		side_name(W.side), W.places[DIAG_SIDE_CLANG_ONLY], W.places[DIAG_SIDE_GCC_ONLY],
+		W.places[DIAG_SIDE_BOTH], W.arch ? W.arches[W.arch - 1] : "all",
+		status_filter_name());
 	if (W.text && *W.text)
 		sb_addf(sb, ", text \"%s\"", W.text);
 	sb_addf(sb, "; %zu shown", W.shown);
