@@ -675,7 +675,8 @@ static void test_builds_view(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "LD      vmlinux"));
 	/* the next session shows what those builds left: outcome and log */
 	free(script);
-	script = write_script(outdir, "3\nj\n:save-display again\n");
+	script =
+	    write_script(outdir, "3\nj\n:save-display again\nr\n:wait 300\n:save-display one\n");
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
 	char *again = xasprintf("%s/again", outdir), *t_again = read_or_empty(again);
 	CU_ASSERT_PTR_NOT_NULL(
@@ -686,6 +687,14 @@ static void test_builds_view(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_again, "LD      vmlinux"));
 	if (!strstr(t_again, "-- last log of arm64-gcc: "))
 		fprintf(stderr, "builds view, next session:\n%s\n", t_again);
+	/* r starts the selected build alone */
+	char *one = xasprintf("%s/one", outdir), *t_one = read_or_empty(one);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_one, "builds: starting arm64-gcc"));
+	CU_ASSERT_PTR_NULL(strstr(t_one, "arm64-gcc     idle"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_one, "arm64-llvm    idle (b to start)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_one, "x86_64-gcc    idle (b to start)"));
+	free(t_one);
+	free(one);
 	free(t_again);
 	free(again);
 	free(t_idle);

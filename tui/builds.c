@@ -215,6 +215,30 @@ static const char *build_config(void)
 	return conf()->config_target;
 }
 
+/* Queue the build of a row that is not running: again, or for the first
+ * time with the configuration's settings. False (and why) if it cannot. */
+static bool start_row(struct row *r, struct kerr *e)
+{
+	if (r->b)
+		return bmgr_rerun(&B.m, r->b, e) == 0;
+	struct build_spec s = {
+	    .srcdir = B.repo,
+	    .outroot = B.out,
+	    .arch = r->arch,
+	    .toolchain = r->toolchain,
+	    .config = build_config(),
+	    .wrapper = config_wrapper(conf()->wrapper),
+	    .makevars = (const char **)conf()->makevars,
+	    .nmakevars = conf()->nmakevars,
+	};
+	free(r->error);
+	r->error = NULL;
+	r->b = bmgr_add(&B.m, &s, e);
+	if (!r->b)
+		r->error = xstrdup(e->msg);
+	return r->b != NULL;
+}
+
 static void start_all(void)
 {
 	init_once();
@@ -226,33 +250,10 @@ static void start_all(void)
 		struct kerr e;
 		if (r->b && !build_status_done(r->b->status))
 			continue;
-		if (r->b) {
-			if (bmgr_rerun(&B.m, r->b, &e) < 0) {
-				failed++;
-				continue;
-			}
+		if (start_row(r, &e))
 			started++;
-			continue;
-		}
-		struct build_spec s = {
-		    .srcdir = B.repo,
-		    .outroot = B.out,
-		    .arch = r->arch,
-		    .toolchain = r->toolchain,
-		    .config = build_config(),
-		    .wrapper = config_wrapper(conf()->wrapper),
-		    .makevars = (const char **)conf()->makevars,
-		    .nmakevars = conf()->nmakevars,
-		};
-		free(r->error);
-		r->error = NULL;
-		r->b = bmgr_add(&B.m, &s, &e);
-		if (!r->b) {
-			r->error = xstrdup(e.msg);
+		else
 			failed++;
-		} else {
-			started++;
-		}
 	}
 	bmgr_tick(&B.m);
 	report("builds: %d started%s", started, failed ? ", some could not start" : "");
@@ -440,18 +441,23 @@ static bool builds_request(struct view *v, int action)
 			report("builds: %s is not running", r->name);
 		}
 		return true;
-	case ACT_BUILD_RESTART:
-		if (!r->b) {
-			report("builds: %s was not started (b starts builds)", r->name);
-		} else if (!build_status_done(r->b->status)) {
+	case ACT_BUILD_RESTART: {
+		bool again = r->b != NULL;
+		if (again && !build_status_done(r->b->status)) {
 			report("builds: %s is still running", r->name);
-		} else if (bmgr_rerun(&B.m, r->b, &e) < 0) {
+			return true;
+		}
+		if (!ensure_mgr()) /* it says why */
+			return true;
+		if (!start_row(r, &e)) {
 			report("builds: %s", e.msg);
 		} else {
 			bmgr_tick(&B.m);
-			report("builds: rerunning %s", r->name);
+			report("builds: %s %s", again ? "rerunning" : "starting", r->name);
 		}
+		relayout();
 		return true;
+	}
 	}
 	return false;
 }

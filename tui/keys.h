@@ -98,7 +98,7 @@ enum key_scope {
 	X(SERIES_TRY, "series-try", CLANG, "Decide for this Clang, keep the picker open")          \
 	X(TOGGLE, "toggle", TAGS, "Select or unselect the tag")                                    \
 	X(BUILD_CANCEL, "build-cancel", BUILDS, "Cancel the selected build")                       \
-	X(BUILD_RESTART, "build-restart", BUILDS, "Restart the selected build")
+	X(BUILD_RESTART, "build-restart", BUILDS, "Start or rerun the selected build")
 
 /* One filter action per subject tag, from the tag list. */
 #define ACTION_FILTER_TAG(id, name)                                                                \
