@@ -415,35 +415,6 @@ size_t lex_prefix_len(const char *s, size_t n)
 	return i;
 }
 
-/* Length of a valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t len;
-	uint32_t cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 static bool text_byte_ok(unsigned char c)
 {
 	return (c >= 0x20 && c < 0x80) || c == '\t';
@@ -495,7 +466,8 @@ void lex_text(const char *s, size_t n, struct strbuf *out)
 			i++;
 			continue;
 		}
-		size_t l = utf8_len(u + i, n - i);
+		uint32_t cp;
+		size_t l = utf8_decode(u + i, n - i, &cp);
 		if (!l) {
 			memcpy(o, "\xef\xbf\xbd", 3);
 			o += 3;

@@ -423,3 +423,31 @@ void run_both(void *(*fn)(void *), void *a, void *b)
 	else
 		fn(b);
 }
+
+size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned char c = s[0];
+	size_t len;
+	*cp = c;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, *cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, *cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, *cp = c & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = (*cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (*cp < 0x800 || (*cp >= 0xd800 && *cp <= 0xdfff))) ||
+	    (len == 4 && (*cp < 0x10000 || *cp > 0x10ffff)))
+		return 0;
+	return len;
+}

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define KLANG_VERSION "0.1"
 
@@ -101,6 +102,9 @@ char *data_path(const char *rel);
 
 /* String helpers. */
 bool str_startswith(const char *s, const char *prefix);
+/* The length of the valid UTF-8 sequence at s (n bytes there, n >= 1),
+ * its code point in *cp; 0 when the bytes are not UTF-8. */
+size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 bool str_endswith(const char *s, const char *suffix);
 char *str_trim(char *s); /* in place, returns s advanced past leading space */
 /* Replace tabs and newlines by spaces (for TSV fields), in place. */

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int yamldoc_parse_error(struct kerr *e, const char *label, const yaml_parser_t *p, const char *text,
 			size_t len)
@@ -52,17 +53,30 @@ int yamldoc_load_text(yaml_document_t *doc, const char *text, size_t len, const 
 	return rc;
 }
 
+/* Escaped, what a YAML reader would not give back as it is: control
+ * characters (C0, DEL, C1), line breaks other than \n (NEL, U+2028, U+2029:
+ * folded to a space inside quotes), U+FFFE and U+FFFF, and bytes that are
+ * not UTF-8 (a commit subject in Latin-1), which read back as the code
+ * point of the same number. */
 void yamldoc_add_quoted(struct strbuf *sb, const char *s)
 {
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s);
 	sb_addc(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			sb_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			sb_addf(sb, "\\x%02x", c);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t l = utf8_decode(u + i, n - i, &cp);
+		if (u[i] == '"' || u[i] == '\\')
+			sb_addf(sb, "\\%c", u[i]);
+		else if (!l)
+			sb_addf(sb, "\\x%02x", u[i]);
+		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+			sb_addf(sb, "\\x%02x", (unsigned)cp);
+		else if (cp == 0x2028 || cp == 0x2029 || cp == 0xfffe || cp == 0xffff)
+			sb_addf(sb, "\\u%04x", (unsigned)cp);
 		else
-			sb_addc(sb, (char)c);
+			sb_add(sb, s + i, l);
+		i += l ? l : 1;
 	}
 	sb_addc(sb, '"');
 }

@@ -13,8 +13,9 @@ int yamldoc_load(yaml_document_t *doc, const char *path, const char *label, stru
 /* The same on text in memory (compiled-in defaults); `label` names it. */
 int yamldoc_load_text(yaml_document_t *doc, const char *text, size_t len, const char *label,
 		      struct kerr *e);
-/* s as a YAML double-quoted scalar ("\"", "\\", control bytes as \xNN):
- * any string reads back as it was. */
+/* s as a YAML double-quoted scalar ("\"", "\\", control characters and
+ * breaks escaped): valid UTF-8 reads back as it was, a byte that is not
+ * UTF-8 as the code point of that number. */
 void yamldoc_add_quoted(struct strbuf *sb, const char *s);
 /* A scalar node's text, or NULL when n is not a scalar. */
 const char *yamldoc_scalar(const yaml_node_t *n);

@@ -13,6 +13,7 @@
 
 #include "core/diag.h"
 #include "core/diagdiff.h"
+#include "core/sarif.h"
 #include "core/diaglex.h"
 #include "core/diagout.h"
 #include "core/group.h"

@@ -8,6 +8,7 @@
 
 #include "core/strmap.h"
 #include "core/util.h"
+#include "core/yamldoc.h"
 #include "tests/helpers.h"
 
 static void test_strbuf(void)
@@ -141,6 +142,50 @@ static void test_ptrmap(void)
 	free(keys);
 }
 
+/* What yamldoc_add_quoted writes, libyaml reads back: control characters,
+ * C1 (a fuzzer's "\x86" in a subject made klang write a file it could not
+ * read), breaks other than \n, quotes, backslashes; Latin-1 as its code
+ * points. */
+static void test_yaml_quoted(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+	    {"plain: text, 'quotes' \"double\" \\back\\slash", NULL},
+	    {"c0 \x01\x1f tab\t nl\n cr\r del\x7f", NULL},
+	    {"c1 \xc2\x80 \xc2\x86 nel \xc2\x85 \xc2\x9f nbsp \xc2\xa0", NULL},
+	    {"ls \xe2\x80\xa8 ps \xe2\x80\xa9 bom \xef\xbb\xbf nonchar \xef\xbf\xbe\xef\xbf\xbf",
+	     NULL},
+	    {"utf-8 \xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7", NULL},
+	    {"latin-1 \xe9t\xe9 \xff", "latin-1 \xc3\xa9t\xc3\xa9 \xc3\xbf"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_adds(&sb, "k: ");
+		yamldoc_add_quoted(&sb, cases[i].in);
+		sb_addc(&sb, '\n');
+		yaml_document_t doc;
+		struct kerr e;
+		int rc = yamldoc_load_text(&doc, sb.buf, sb.len, "test", &e);
+		CU_ASSERT_EQUAL(rc, 0);
+		if (rc == 0) {
+			yaml_node_t *root = yaml_document_get_root_node(&doc);
+			const char *v = root && root->type == YAML_MAPPING_NODE
+					    ? yamldoc_scalar(yaml_document_get_node(
+						  &doc, root->data.mapping.pairs.start->value))
+					    : NULL;
+			const char *want = cases[i].out ? cases[i].out : cases[i].in;
+			CU_ASSERT(v && !strcmp(v, want));
+			if (!v || strcmp(v, want))
+				fprintf(stderr, "\ncase %zu: wrote %s\n", i, sb.buf);
+			yaml_document_delete(&doc);
+		} else {
+			fprintf(stderr, "\ncase %zu: %s\n", i, e.msg);
+		}
+		sb_free(&sb);
+	}
+}
+
 void suite_util(void)
 {
 	CU_pSuite s = CU_add_suite("util", NULL, NULL);
@@ -149,4 +194,5 @@ void suite_util(void)
 	CU_add_test(s, "trim and flatten", test_trim_flatten);
 	CU_add_test(s, "pointer-keyed map", test_ptrmap);
 	CU_add_test(s, "big buffers mapped at once", test_alloc_big);
+	CU_add_test(s, "YAML quoted strings read back", test_yaml_quoted);
 }
