@@ -236,8 +236,8 @@ static int do_apply(struct series *s, const struct args *a)
 		sb_free(&sb);
 		rc = EXIT_FOUND;
 	} else {
-		fprintf(stderr, "created branch %s at %.12s: base %s + %zu patches", a->apply,
-			res.tip, s->st->base_ref, res.applied);
+		fprintf(stderr, "created branch %s at %.12s: base %s + %zu patch%s", a->apply,
+			res.tip, s->st->base_ref, res.applied, res.applied == 1 ? "" : "es");
 		for (size_t i = 0; i < res.nempty; i++)
 			fprintf(stderr, "%s%zu", i ? ", " : " (empty, skipped: ", res.empty[i]);
 		fputs(res.nempty ? ")\n" : "\n", stderr);

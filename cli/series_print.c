@@ -83,7 +83,8 @@ static void print_text(FILE *f, const struct series *s, const char *from)
 		fprintf(f, "%s..%s in %s", s->st->base_ref, s->st->head_ref, s->st->repo_path);
 	else
 		fprintf(f, "%s (patch files, no base)", s->st->head_ref);
-	fprintf(f, ": %zu patches, %zu kept, %zu dropped\n", s->nitems, s->kept, s->dropped);
+	fprintf(f, ": %zu patch%s, %zu kept, %zu dropped\n", s->nitems, s->nitems == 1 ? "" : "es",
+		s->kept, s->dropped);
 	if (s->ps)
 		fprintf(f, "patchset %s (%s, %zu rules)\n", s->ps->name, s->ps->path,
 			s->ps->nrules);

@@ -426,8 +426,8 @@ static void applied(const char *text, void *data)
 		report_error("branch %s not created: %s", branch, sb_str(&sb));
 		sb_free(&sb);
 	} else {
-		report("created branch %s at %.12s: %zu patches applied, %zu dropped%s", branch,
-		       res.tip, res.applied, S.s.dropped,
+		report("created branch %s at %.12s: %zu patch%s applied, %zu dropped%s", branch,
+		       res.tip, res.applied, res.applied == 1 ? "" : "es", S.s.dropped,
 		       res.nempty ? " (some kept patches were empty: skipped)" : "");
 	}
 	apply_result_free(&res);
@@ -483,8 +483,8 @@ static void exported(const char *text, void *data)
 		report_error("nothing exported: %s", sb_str(&sb));
 		sb_free(&sb);
 	} else {
-		report("wrote %zu patches to %s (%s)", res.applied, dir,
-		       S.fmt == EXPORT_QUILT ? "quilt push -a" : "git am *.patch");
+		report("wrote %zu patch%s to %s (%s)", res.applied, res.applied == 1 ? "" : "es",
+		       dir, S.fmt == EXPORT_QUILT ? "quilt push -a" : "git am *.patch");
 	}
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);

@@ -389,7 +389,8 @@ static void stack_header(struct view *v, struct line_draw *d, int row)
 		if (any)
 			draw_textf(d, ELEM_HEADER, "%zu of %zu patches ", v->lines, S.st->npatches);
 		else
-			draw_textf(d, ELEM_HEADER, "%zu patches ", S.st->npatches);
+			draw_textf(d, ELEM_HEADER, "%zu patch%s ", S.st->npatches,
+				   S.st->npatches == 1 ? "" : "es");
 	}
 	for (size_t s = 0; s < S.nslots; s++) {
 		if (!S.counts[s] || header_row(v->width, s + 1, &col) != row)
