@@ -470,6 +470,7 @@ int cmd_diag(int argc, char **argv)
 	}
 	for (int k = 0; k < 3; k++)
 		free(a.logs[k]);
-	fflush(stdout);
+	if (!output_written("diag"))
+		rc = rc == EXIT_OK ? EXIT_FOUND : rc;
 	return rc;
 }

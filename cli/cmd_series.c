@@ -370,10 +370,8 @@ int cmd_series(int argc, char **argv)
 			rc = do_apply(&s, &a);
 		if (rc == EXIT_OK && a.export_dir)
 			rc = do_export(&s, &a);
-		if (fflush(stdout) != 0 || ferror(stdout)) { /* a full disk, a closed pipe */
-			warnx_("series: cannot write the output");
+		if (!output_written("series"))
 			rc = rc == EXIT_OK ? EXIT_FOUND : rc;
-		}
 	}
 	if (rc == EXIT_OK && malformed)
 		rc = EXIT_FOUND;

@@ -360,10 +360,7 @@ int cmd_stack(int argc, char **argv)
 		warnx_("stack: no patches in %s..%s%s", st.base_ref, st.head_ref,
 		       mask ? " with those tags" : "");
 	stack_free(&st);
-	/* an earlier flush may have failed already (a full disk): ferror */
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		warnx_("stack: cannot write the output");
+	if (!output_written("stack"))
 		return EXIT_FOUND;
-	}
 	return malformed ? EXIT_FOUND : EXIT_OK;
 }

@@ -4,11 +4,17 @@
 #ifndef KLANG_CLI_CMDS_H
 #define KLANG_CLI_CMDS_H
 
+#include <stdbool.h>
+
 int cmd_stack(int argc, char **argv);
 int cmd_series(int argc, char **argv);
 int cmd_clang_version(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_diag(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+
+/* Did all of standard output get written (not a full disk, a closed pipe)?
+ * If not, says so as "klang: CMD: cannot write the output". */
+bool output_written(const char *cmd);
 
 #endif

@@ -22,6 +22,15 @@ static const struct {
     {"demo", cmd_demo, "create the demo workspace and open the workbench on it"},
 };
 
+bool output_written(const char *cmd)
+{
+	/* an earlier flush may have failed already (a full disk): ferror */
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return true;
+	warnx_("%s: cannot write the output", cmd);
+	return false;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: klang [--repo DIR] [--patchset FILE] [--theme NAME]\n"

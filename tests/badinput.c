@@ -274,6 +274,9 @@ const struct badinput_row badinput_rows[] = {
     {"full disk on standard output", NULL,
      "klang stack --repo r --base v1.0 --format tsv > /dev/full", 1,
      "klang: stack: cannot write the output"},
+    {"full disk under diag's output", "printf 'a.c:1:2: warning: x [-Wx]\\n' > one.log",
+     "klang diag parse one.log --format json > /dev/full", 1,
+     "klang: diag: cannot write the output"},
 };
 
 const size_t badinput_nrows = ARRAY_SIZE(badinput_rows);
