@@ -17,7 +17,7 @@
 #include "core/util.h"
 
 static const char usage_text[] =
-    "usage: klang build [--repo DIR] --arch LIST --toolchain LIST [--config TARGET|FILE]\n"
+    "usage: klang build [--repo DIR] [--arch LIST] [--toolchain LIST] [--config TARGET|FILE]\n"
     "                   [--fragment FILE|CONFIG_X=V]... [--jobs N] [--out DIR]\n"
     "                   [--wrapper ccache|distcc|icecc] [--target GOAL] [--records DIR]\n"
     "                   [-- MAKEVAR=VALUE ...]\n"
@@ -26,10 +26,12 @@ static const char usage_text[] =
     "one GNU make jobserver of N slots: all builds together never run more than N\n"
     "jobs. Each build runs `make O=OUT/<arch>-<toolchain>`: configure, then build.\n"
     "\n"
-    "  --arch LIST        kernel ARCH values, comma-separated: arm64,x86_64\n"
+    "  --arch LIST        kernel ARCH values, comma-separated: arm64,x86_64 (default:\n"
+    "                     config.yaml's arches:, else arm64,x86_64)\n"
     "  --toolchain LIST   llvm (LLVM=1), llvm-N (LLVM=-N), clang (CC=clang with GNU\n"
     "                     binutils), clang-N, gcc (CROSS_COMPILE found for the arch),\n"
-    "                     gcc-N, or a path to a compiler\n"
+    "                     gcc-N, or a path to a compiler (default: config.yaml's\n"
+    "                     toolchains:, else llvm,gcc)\n"
     "  --config X         a config target (defconfig, tinyconfig, allmodconfig, ...)\n"
     "                     or a .config file (default: config.yaml's config:, else\n"
     "                     defconfig)\n"
@@ -328,10 +330,6 @@ static int parse(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (!o->narch || !o->ntc) {
-		warnx_("build: --arch and --toolchain are required (see klang build --help)");
-		return -1;
-	}
 	return 0;
 }
 
@@ -438,6 +436,12 @@ int cmd_build(int argc, char **argv)
 		free_opts(&o);
 		return EXIT_USAGE;
 	}
+	/* the same matrix as the workbench's b: config.yaml's, else arm64,x86_64 x llvm,gcc */
+	bool cfg_arches = !o.narch, cfg_tcs = !o.ntc;
+	for (size_t i = 0; cfg_arches && i < cfg.narches; i++)
+		split_list(cfg.arches[i], &o.arches, &o.narch);
+	for (size_t i = 0; cfg_tcs && i < cfg.ntoolchains; i++)
+		split_list(cfg.toolchains[i], &o.toolchains, &o.ntc);
 	o.config = o.config ? o.config : cfg.config_target;
 	o.jobs = o.jobs ? o.jobs : (int)cfg.jobs;
 	o.wrapper = config_wrapper(o.wrapper ? o.wrapper : cfg.wrapper);

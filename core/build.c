@@ -215,6 +215,8 @@ static int start_step(struct build_mgr *m, struct build *b, struct kerr *e)
 
 static void finish(struct build_mgr *m, struct build *b, enum build_status status, int code)
 {
+	/* cancelled while queued: its directory still holds the last build */
+	bool ran = b->started > 0;
 	b->status = status;
 	b->exit_code = code;
 	b->finished = build_now();
@@ -230,7 +232,8 @@ static void finish(struct build_mgr *m, struct build *b, enum build_status statu
 	if (b->diag_state)
 		m->diag->close(b->diag_state);
 	b->diag_state = NULL;
-	buildrec_finish(m, b);
+	if (ran)
+		buildrec_finish(m, b);
 	m->changed = true;
 }
 

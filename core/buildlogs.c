@@ -186,7 +186,7 @@ size_t buildlogs_find(const char *repo, struct buildlog_pair **out)
 	struct scan s = {0};
 	scan_out(&s, repo ? repo : ".");
 	char *records = xasprintf("%s/.klang/builds", repo ? repo : ".");
-	buildrec_each(records, from_record, &s);
+	buildrec_each(records, true, from_record, &s);
 	free(records);
 	struct buildlog_pair *p = xcalloc(s.n + 1, sizeof(*p));
 	size_t n = 0;

@@ -88,7 +88,29 @@ static unsigned long record_objects(json_t *r)
 	return st && !strcmp(st, "ok") && n > 0 ? (unsigned long)n : 0;
 }
 
-void buildrec_each(const char *dir, buildrec_fn fn, void *data)
+/* What the record's build directory says now: its summary.json if a later
+ * build of the same name wrote it (one cancelled leaves no record, but its
+ * log replaced the recorded one), with that file's stat in *st; else the
+ * record itself. Returns a new reference. */
+static json_t *newest(json_t *rec, struct stat *st)
+{
+	const char *dir = json_string_value(json_object_get(rec, "out_dir"));
+	const char *name = json_string_value(json_object_get(rec, "name"));
+	char *p = dir && name ? xasprintf("%s/summary.json", dir) : NULL;
+	struct stat ss;
+	json_t *s =
+	    p && !stat(p, &ss) && ss.st_mtime > st->st_mtime ? json_load_file(p, 0, NULL) : NULL;
+	free(p);
+	const char *sn = json_string_value(json_object_get(s, "name"));
+	if (!json_is_object(s) || !sn || strcmp(sn, name)) {
+		json_decref(s);
+		return json_incref(rec);
+	}
+	*st = ss;
+	return s;
+}
+
+void buildrec_each(const char *dir, bool newest_summary, buildrec_fn fn, void *data)
 {
 	DIR *d = dir ? opendir(dir) : NULL;
 	struct dirent *de;
@@ -99,6 +121,11 @@ void buildrec_each(const char *dir, buildrec_fn fn, void *data)
 		struct stat st;
 		json_t *o = stat(p, &st) ? NULL : json_load_file(p, 0, NULL);
 		free(p);
+		if (json_is_object(o) && newest_summary) {
+			json_t *n = newest(o, &st);
+			json_decref(o);
+			o = n;
+		}
 		if (json_is_object(o))
 			fn(o, &st, data);
 		json_decref(o);
@@ -146,7 +173,7 @@ void buildrec_load_expected(const char *dir, struct build *b)
 		b->progress.expected = n;
 		return;
 	}
-	buildrec_each(dir, estimate, &(struct estimate){b, 0});
+	buildrec_each(dir, false, estimate, &(struct estimate){b, 0});
 }
 
 /* Kbuild records what it saw: CONFIG_CC_VERSION_TEXT in <out>/.config. */

@@ -10,9 +10,12 @@
 #include "core/build.h"
 
 /* Each record (a JSON object) under dir with its file's stat; unreadable
- * and broken records are skipped. dir may be NULL or missing. */
+ * and broken records are skipped. dir may be NULL or missing. With
+ * newest_summary, a record whose build directory holds a later summary.json
+ * of the same build (one cancelled leaves no record, but its log replaced
+ * the recorded one) is given as that summary, with its stat. */
 typedef void (*buildrec_fn)(json_t *rec, const struct stat *st, void *data);
-void buildrec_each(const char *dir, buildrec_fn fn, void *data);
+void buildrec_each(const char *dir, bool newest_summary, buildrec_fn fn, void *data);
 
 /* Set b->progress.expected from the previous record of the same build, else
  * from a similar one (same config; same arch preferred), else leave it 0. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "tests/buildtest.h"
@@ -173,6 +174,23 @@ static void test_failure_and_warnings(void)
 	free(out);
 	free(cmd);
 	free(frag);
+	/* no --arch, --toolchain or --config: the tree's config.yaml has them */
+	char *cfg = xasprintf("%s/.klang/config.yaml", tree),
+	     *cfgdir = xasprintf("%s/.klang", tree);
+	const char *yaml = "arches: [x86_64]\ntoolchains: [gcc, llvm]\nconfig: tinyconfig\n";
+	CU_ASSERT_FATAL(!mkdir_p(cfgdir, &(struct kerr){0}) &&
+			!write_file_atomic(cfg, yaml, strlen(yaml), &(struct kerr){0}));
+	cmd = xasprintf("%s build --repo %s --fragment CONFIG_WARN=y --jobs 2 --out %s/m",
+			test_klang_bin(), tree, dir);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "klang: 2 builds on 2 jobs"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-gcc: ok (exit 0), 4 objects, 1 warnings"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-llvm: ok (exit 0), 4 objects, 1 warnings"));
+	unlink(cfg);
+	free(out);
+	free(cmd);
+	free(cfg);
+	free(cfgdir);
 	free(tree);
 	test_rmdir(dir);
 	free(dir);
@@ -184,7 +202,6 @@ static void test_usage_errors(void)
 	static const struct {
 		const char *args, *msg;
 	} cases[] = {
-	    {"--toolchain gcc", "--arch and --toolchain are required"},
 	    {"--arch arm64 --toolchain icc", "unknown toolchain 'icc'"},
 	    {"--arch arm64 --toolchain gcc --jobs 0", "--jobs '0'"},
 	    {"--arch arm64 --toolchain gcc --config nosuch", "--config 'nosuch': no such file"},

@@ -145,8 +145,15 @@ static void test_poll_api(void)
 	bmgr_cancel_all(&f.m); /* queued ones are cancelled without running */
 	CU_ASSERT_FALSE(bmgr_busy(&f.m));
 	CU_ASSERT_EQUAL(again->status, BUILD_CANCELLED);
-	/* rerun a finished build: it runs again, from the same out dir */
+	/* which leaves its directory to the build before it: summary and log */
 	struct kerr e;
+	CU_ASSERT_STRING_EQUAL(again->outdir, b->outdir);
+	char *sp = xasprintf("%s/summary.json", b->outdir);
+	char *sum = read_file(sp, NULL, &e);
+	CU_ASSERT_PTR_NOT_NULL(sum && strstr(sum, "\"status\": \"ok\""));
+	free(sum);
+	free(sp);
+	/* rerun a finished build: it runs again, from the same out dir */
 	CU_ASSERT_EQUAL(bmgr_rerun(&f.m, b, &e), 0);
 	CU_ASSERT_EQUAL(b->status, BUILD_QUEUED);
 	CU_ASSERT_EQUAL(b->progress.expected, 7);

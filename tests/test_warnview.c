@@ -174,6 +174,8 @@ static void test_buildlogs(void)
 			  "\"status\": \"%s\", \"objects\": %d, \"log\": \"%s\"%s}\n";
 	char *af = xasprintf("%s/elsewhere/arm64-llvm-failed/build.log", top);
 	char *rd = xasprintf("%s/elsewhere/riscv-llvm-defconfig/build.log", top);
+	char *ra = xasprintf("%s/elsewhere/riscv-llvm-again/build.log", top);
+	char *ra_dir = xasprintf(", \"out_dir\": \"%s/elsewhere/riscv-llvm-again\"", top);
 	struct {
 		const char *file, *arch, *tc, *log, *status, *extra;
 		int objects;
@@ -191,6 +193,9 @@ static void test_buildlogs(void)
 	    /* newer, but of a config GCC did not build: like is compared with like */
 	    {"riscv-llvm-defconfig.json", "riscv", "llvm", rd, "ok", ", \"config\": \"defconfig\"",
 	     9, 1700000400, 1700000500},
+	    /* newer, but its log is of a later run, cancelled before it compiled
+	     * anything: the summary.json beside it says so */
+	    {"riscv-llvm-again.json", "riscv", "llvm", ra, "ok", ra_dir, 9, 1700000900, 1700000800},
 	};
 	size_t loglen;
 	char *logtext = read_file(x86_clang, &loglen, &e);
@@ -217,6 +222,12 @@ static void test_buildlogs(void)
 	}
 	char *broken = xasprintf("%s/broken.json", recs);
 	CU_ASSERT_EQUAL(write_file_atomic(broken, "{\"arch\": ", 9, &e), 0);
+	char *ras = xasprintf("%s/elsewhere/riscv-llvm-again/summary.json", top);
+	const char *cancelled = "{\"name\": \"riscv-llvm-again.json\", \"status\": \"cancelled\", "
+				"\"objects\": 0}\n";
+	struct utimbuf ts = {1700000900, 1700000900};
+	CU_ASSERT_FATAL(!write_file_atomic(ras, cancelled, strlen(cancelled), &e) &&
+			!utime(ras, &ts));
 	n = buildlogs_find(repo, &p);
 	CU_ASSERT_EQUAL_FATAL(n, 3);
 	CU_ASSERT_STRING_EQUAL(p[1].arch, "riscv");
@@ -229,6 +240,9 @@ static void test_buildlogs(void)
 	free(broken);
 	free(af);
 	free(rd);
+	free(ra);
+	free(ra_dir);
+	free(ras);
 	free(logtext);
 	free(recs);
 	free(rv);

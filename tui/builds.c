@@ -307,7 +307,7 @@ static void builds_open(struct view *v)
 		free(B.rows[i].last_log);
 		B.rows[i].last = B.rows[i].last_log = NULL;
 	}
-	buildrec_each(B.records, last_record, NULL);
+	buildrec_each(B.records, true, last_record, NULL);
 	read_tail(&B.rows[selected_row(v)]);
 	relayout();
 }
