@@ -398,6 +398,13 @@ static bool special_line(struct diag_parser *p, const char *s, size_t n)
 		}
 		start_diag(p, &l, err ? DIAG_ERROR : DIAG_WARNING, "modpost", 7);
 		p->echo = E_NONE;
+	} else if (n > 45 && !memcmp(s, "WARNING: unmet direct dependencies detected for ", 48)) {
+		/* Kconfig's, followed by indented "Depends on" lines */
+		l.msg = s + 9;
+		l.msglen = n - 9;
+		l.path = "";
+		start_diag(p, &l, DIAG_WARNING, "kconfig", 7);
+		p->echo = E_NONE;
 	} else if (n > 8 && !memcmp(s, "make", 4) && memmem(s, n, ": *** ", 6)) {
 		const char *m = memmem(s, n, ": *** ", 6) + 6;
 		l.msg = m;
@@ -468,6 +475,17 @@ static bool line_structured(struct diag_parser *p, const char *s, size_t n)
 		return true;
 	case LEX_LD_ERROR:
 		start_diag(p, &l, DIAG_ERROR, "ld", 2);
+		p->echo = E_NONE;
+		return true;
+	case LEX_KCONFIG_WARNING:
+	case LEX_KCONFIG_ERROR:
+		/* a line of the generated .config means nothing to the reader
+		 * and differs between compilers' configs: matched by message */
+		if (l.pathlen >= 7 && !memcmp(l.path + l.pathlen - 7, ".config", 7) &&
+		    (l.pathlen == 7 || l.path[l.pathlen - 8] == '/'))
+			l.line = 0;
+		start_diag(p, &l, l.kind == LEX_KCONFIG_ERROR ? DIAG_ERROR : DIAG_WARNING,
+			   "kconfig", 7);
 		p->echo = E_NONE;
 		return true;
 	default:

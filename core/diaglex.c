@@ -158,10 +158,15 @@ bool lex_diag_line(const char *s, size_t n, struct lex_diag *d)
 				}
 				enum lex_kind kind = kind_at(s + j + 1, n - j - 1, &klen);
 				if (kind == LEX_NONE) {
-					const char *u = "undefined reference to";
+					const char *u = "undefined reference to", *t = s + j + 1;
+					size_t tn = n - j - 1;
 					if (j + 2 + strlen(u) <= n &&
 					    !memcmp(s + j + 2, u, strlen(u)))
 						kind = LEX_LD_ERROR, klen = 1;
+					else if (tn >= 9 && !memcmp(t, "warning: ", 9))
+						kind = LEX_KCONFIG_WARNING, klen = 9;
+					else if (tn >= 7 && !memcmp(t, "error: ", 7))
+						kind = LEX_KCONFIG_ERROR, klen = 7;
 					else
 						return false;
 				}

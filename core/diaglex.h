@@ -19,6 +19,9 @@ enum lex_kind {
 	LEX_AS_ERROR,
 	LEX_CONTEXT,  /* gcc: "file: In function 'f':" / "At top level:" */
 	LEX_LD_ERROR, /* ld: "file:line: undefined reference to ..." */
+	/* Kconfig: "file:line:warning: ..." and ":error:", no blank before */
+	LEX_KCONFIG_WARNING,
+	LEX_KCONFIG_ERROR,
 };
 
 /* A recognised line; pointers into the line, lengths explicit. */

@@ -217,8 +217,8 @@ void diag_write_text(FILE *f, struct diag *const *rows, size_t n, enum diag_view
 		fputc('\n', f);
 	}
 	group_collect_free(g, ng);
-	fprintf(f, "%zu diagnostic%s (%lu warnings, %lu errors reported)", n, n == 1 ? "" : "s",
-		warn, err);
+	fprintf(f, "%zu diagnostic%s (%lu warning%s, %lu error%s reported)", n, n == 1 ? "" : "s",
+		warn, warn == 1 ? "" : "s", err, err == 1 ? "" : "s");
 	if (sum && v == DIAG_VIEW_COMPILERS)
 		fprintf(f, ": clang-only %lu, gcc-only %lu, both %lu", sum->clang_only,
 			sum->gcc_only, sum->both);

@@ -322,7 +322,13 @@ static void test_variants(void)
 	    "  CC      kernel/x.o\r/src/linux/kernel/c4.c:4:5: warning: after progress [-Wc4]\r\n"
 	    "2024-01-02T03:04:05.1234567Z /src/linux/kernel/c5.c:5:6: warning: github [-Wc5]\n"
 	    "/src/linux/kernel/fix.c:1:1: warning: add static [-Wmissing-prototypes]\n"
-	    "fix-it:\"/src/linux/kernel/fix.c\":{1:1-1:1}:\"static \"\n";
+	    "fix-it:\"/src/linux/kernel/fix.c\":{1:1-1:1}:\"static \"\n"
+	    ".config:1309:warning: override: UNWINDER_GUESS changes choice state\n"
+	    "/src/linux/kernel/configs/tiny.config:5:warning: override: reassigning to symbol "
+	    "CC_OPTIMIZE_FOR_SIZE\n"
+	    "WARNING: unmet direct dependencies detected for SND_X\n"
+	    "  Depends on [n]: SOUND [=n]\n"
+	    "/src/linux/arch/x86/Kconfig:12:error: recursive dependency detected!\n";
 	struct diag_set *s = dt_parse_text(log, DIAG_CC_GCC);
 	struct diag *d = dt_find(s, "include/linux/b.h", 10, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -370,6 +376,18 @@ static void test_variants(void)
 	CU_ASSERT_PTR_NULL(dt_find(s, "", 0, "Waiting"));
 	d = dt_find(s, "arch/x86/entry/entry_64.S", 100, NULL);
 	CU_ASSERT_TRUE(d && !strcmp(d->flag, "as"));
+	/* Kconfig: the generated .config's line numbers are dropped (they
+	 * differ between the compilers' configs); a source's are kept */
+	d = dt_find(s, ".config", 0, "UNWINDER_GUESS changes choice state");
+	CU_ASSERT_TRUE(d && !strcmp(d->flag, "kconfig") && d->kind == DIAG_WARNING);
+	d = dt_find(s, "kernel/configs/tiny.config", 5, "override: reassigning");
+	CU_ASSERT_TRUE(d && !strcmp(d->flag, "kconfig") && d->kind == DIAG_WARNING);
+	d = dt_find(s, "", 0, "unmet direct dependencies detected for SND_X");
+	CU_ASSERT_TRUE(d && !strcmp(d->flag, "kconfig") &&
+		       !strcmp(d->message, "unmet direct "
+					   "dependencies detected for SND_X"));
+	d = dt_find(s, "arch/x86/Kconfig", 12, "recursive dependency");
+	CU_ASSERT_TRUE(d && !strcmp(d->flag, "kconfig") && d->kind == DIAG_ERROR);
 	static const char *const cleaned[] = {"kernel/c1.c", "kernel/c2.c", "kernel/c3.c",
 					      "kernel/c4.c", "kernel/c5.c"};
 	for (size_t i = 0; i < ARRAY_SIZE(cleaned); i++) {
@@ -386,7 +404,7 @@ static void test_variants(void)
 	/* nothing from the "generated" line, nothing from progress lines */
 	for (size_t i = 0; i < diag_set_size(s); i++)
 		CU_ASSERT_PTR_NULL(strstr(diag_set_get(s, i)->message, "generated."));
-	CU_ASSERT_EQUAL(diag_set_size(s), 21);
+	CU_ASSERT_EQUAL(diag_set_size(s), 25);
 	diag_set_free(s);
 }
 
