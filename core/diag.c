@@ -398,7 +398,7 @@ static bool special_line(struct diag_parser *p, const char *s, size_t n)
 		}
 		start_diag(p, &l, err ? DIAG_ERROR : DIAG_WARNING, "modpost", 7);
 		p->echo = E_NONE;
-	} else if (n > 45 && !memcmp(s, "WARNING: unmet direct dependencies detected for ", 48)) {
+	} else if (n > 48 && !memcmp(s, "WARNING: unmet direct dependencies detected for ", 48)) {
 		/* Kconfig's, followed by indented "Depends on" lines */
 		l.msg = s + 9;
 		l.msglen = n - 9;
