@@ -147,6 +147,8 @@ for log in "$FIX"/linux-6.1/*.log tests/fixtures/diag/*.log; do
 	done
 done
 rm -f "$tmp"/p*
+# Kconfig's warnings, which the fixture logs do not hold
+piece diag "$(printf '\200.config:1309:warning: override: UNWINDER_GUESS changes choice state\n/src/linux/kernel/configs/tiny.config:5:warning: override: reassigning to symbol CC_OPTIMIZE_FOR_SIZE\nWARNING: unmet direct dependencies detected for SND_X\n  Depends on [n]: SOUND [=n]\n  Selected by [y]:\n  - SND_Y [=y]\n/src/linux/arch/x86/Kconfig:12:error: recursive dependency detected!\n')"
 # GCC's own JSON, from a real compile when gcc is here
 printf '#define MAX(a, b) ((a) > (b) ? (a) : (b))\nint printf(const char *, ...);\nint f(unsigned x, int *p)\n{\n\tint y;\n\tif (x < 0)\n\t\treturn MAX(y, 1);\n\tprintf("%%d", (long)x);\n\treturn *p ? x : 2;\n}\n' > "$tmp/w.c"
 if gcc -c -Wall -Wextra -fdiagnostics-format=json "$tmp/w.c" -o /dev/null 2> "$tmp/gcc.json"; then
