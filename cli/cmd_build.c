@@ -344,8 +344,9 @@ static void free_opts(struct opts *o)
 	free(o->fragments);
 }
 
+/* from: where the matrix came from when not the command line, for errors */
 static int add_builds(struct build_mgr *m, struct opts *o, const char *out, char **vars,
-		      size_t nvars)
+		      size_t nvars, const char *from)
 {
 	struct kerr e;
 	for (size_t a = 0; a < o->narch; a++)
@@ -365,7 +366,7 @@ static int add_builds(struct build_mgr *m, struct opts *o, const char *out, char
 			};
 			struct build *b = bmgr_add(m, &s, &e);
 			if (!b) {
-				warnx_("build: %s", e.msg);
+				warnx_("build: %s%s", e.msg, from);
 				return -1;
 			}
 			for (size_t i = 0; i + 1 < m->nbuilds; i++)
@@ -466,7 +467,11 @@ int cmd_build(int argc, char **argv)
 		goto out;
 	}
 	bmgr_set_records_dir(&m, records);
-	if (add_builds(&m, &o, out, vars, nvars) < 0) {
+	const char *from = cfg_arches && cfg_tcs ? " (arches: and toolchains: of config.yaml)"
+			   : cfg_arches		 ? " (arches: of config.yaml)"
+			   : cfg_tcs		 ? " (toolchains: of config.yaml)"
+						 : "";
+	if (add_builds(&m, &o, out, vars, nvars, from) < 0) {
 		bmgr_free(&m);
 		goto out;
 	}

@@ -186,6 +186,13 @@ static void test_failure_and_warnings(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "klang: 2 builds on 2 jobs"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-gcc: ok (exit 0), 4 objects, 1 warnings"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-llvm: ok (exit 0), 4 objects, 1 warnings"));
+	free(out);
+	/* a bad arch there is named as config.yaml's */
+	const char *bad = "arches: [sparc99]\ntoolchains: [gcc]\n";
+	CU_ASSERT_FATAL(!write_file_atomic(cfg, bad, strlen(bad), &(struct kerr){0}));
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no arch/sparc99") &&
+			       strstr(out, "(arches: and toolchains: of config.yaml)"));
 	unlink(cfg);
 	free(out);
 	free(cmd);
