@@ -39,7 +39,8 @@ static const char usage_text[] =
     "                     .config before `make olddefconfig` (repeatable)\n"
     "  --jobs N           jobserver slots (default: config.yaml's jobs:, else the\n"
     "                     number of CPUs)\n"
-    "  --out DIR          where builds go (default: $XDG_CACHE_HOME/klang/builds/<tree>)\n"
+    "  --out DIR          where builds go (default: the tree's .klang/out, as in the\n"
+    "                     workbench)\n"
     "  --wrapper W        ccache, distcc or icecc in front of CC (HOSTCC untouched),\n"
     "                     or none (default: config.yaml's wrapper:, else none);\n"
     "                     DISTCC_HOSTS and the icecc scheduler are yours to set\n"
@@ -82,19 +83,6 @@ static int cpu_count(void)
 		return CPU_COUNT(&set);
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
-}
-
-static char *default_out(const char *repo)
-{
-	char *real = realpath(repo, NULL);
-	const char *base = real && strrchr(real, '/') ? strrchr(real, '/') + 1 : "tree";
-	const char *cache = getenv("XDG_CACHE_HOME");
-	char *out = cache && *cache ? xasprintf("%s/klang/builds/%s", cache, *base ? base : "root")
-				    : xasprintf("%s/.cache/klang/builds/%s",
-						getenv("HOME") ? getenv("HOME") : "/tmp",
-						*base ? base : "root");
-	free(real);
-	return out;
 }
 
 static void fmt_time(char *buf, size_t n, double secs)
@@ -454,7 +442,8 @@ int cmd_build(int argc, char **argv)
 		allvars[cfg.nmakevars + i] = vars[i];
 	vars = allvars;
 	nvars += cfg.nmakevars;
-	char *out = o.out ? xstrdup(o.out) : default_out(o.repo);
+	/* where the builds view's b puts them: the warnings view finds them there */
+	char *out = o.out ? xstrdup(o.out) : xasprintf("%s/.klang/out", o.repo);
 	char *records = o.records ? xstrdup(o.records) : xasprintf("%s/.klang/builds", o.repo);
 	char *summary = xasprintf("%s/summary.json", out);
 	int status = EXIT_USAGE;
@@ -475,7 +464,7 @@ int cmd_build(int argc, char **argv)
 		bmgr_free(&m);
 		goto out;
 	}
-	if (!o.records)
+	if (!o.records || !o.out)
 		state_dir_ignore_scratch(o.repo);
 	if (mkdir_p(out, &e) < 0) {
 		warnx_("build: %s", e.msg);

@@ -180,12 +180,19 @@ static void test_failure_and_warnings(void)
 	const char *yaml = "arches: [x86_64]\ntoolchains: [gcc, llvm]\nconfig: tinyconfig\n";
 	CU_ASSERT_FATAL(!mkdir_p(cfgdir, &(struct kerr){0}) &&
 			!write_file_atomic(cfg, yaml, strlen(yaml), &(struct kerr){0}));
-	cmd = xasprintf("%s build --repo %s --fragment CONFIG_WARN=y --jobs 2 --out %s/m",
-			test_klang_bin(), tree, dir);
+	/* nor --out: the tree's .klang/out, as the builds view has it, kept out of git */
+	cmd = xasprintf("%s build --repo %s --fragment CONFIG_WARN=y --jobs 2", test_klang_bin(),
+			tree);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "klang: 2 builds on 2 jobs"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-gcc: ok (exit 0), 4 objects, 1 warnings"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-llvm: ok (exit 0), 4 objects, 1 warnings"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "/.klang/out/x86_64-llvm/build.log"));
+	char *ign = xasprintf("%s/.klang/.gitignore", tree);
+	char *ignored = read_file(ign, NULL, &(struct kerr){0});
+	CU_ASSERT_PTR_NOT_NULL(ignored && strstr(ignored, "/out/"));
+	free(ignored);
+	free(ign);
 	free(out);
 	/* a bad arch there is named as config.yaml's */
 	const char *bad = "arches: [sparc99]\ntoolchains: [gcc]\n";
