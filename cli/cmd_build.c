@@ -225,7 +225,7 @@ static void report(const struct build_mgr *m, const char *summary, bool summary_
 		       b->errors, build_elapsed(b), b->log_path);
 		if (b->error)
 			printf("    klang: %s\n", b->error);
-		if (b->status == BUILD_FAILED)
+		if (b->status == BUILD_FAILED && b->exit_code >= 0) /* make ran: its log */
 			print_tail(b->log_path, 10);
 	}
 	struct rusage self, kids;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -115,6 +116,8 @@ void bmgr_free(struct build_mgr *m)
 			close(b->out_fd);
 		if (b->log_fd >= 0)
 			close(b->log_fd);
+		if (b->lock_fd >= 0)
+			close(b->lock_fd);
 		if (b->diag_state)
 			m->diag->close(b->diag_state);
 		buildplan_free(b);
@@ -229,6 +232,9 @@ static void finish(struct build_mgr *m, struct build *b, enum build_status statu
 	if (b->log_fd >= 0)
 		close(b->log_fd);
 	b->log_fd = -1;
+	if (b->lock_fd >= 0)
+		close(b->lock_fd);
+	b->lock_fd = -1;
 	if (b->diag_state)
 		m->diag->close(b->diag_state);
 	b->diag_state = NULL;
@@ -253,6 +259,21 @@ static void start_build(struct build_mgr *m, struct build *b)
 		fail_start(m, b, &e);
 		return;
 	}
+	/* one build at a time in a directory: another klang (a second
+	 * workbench, klang build) may be building there */
+	char *lock = xasprintf("%s/.klang-build.lock", b->outdir);
+	b->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (b->lock_fd < 0 || flock(b->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK)
+			kerr_set(&e, "%s: another klang is building there", b->outdir);
+		else
+			kerr_set(&e, "%s: %s", lock, strerror(errno));
+		free(lock);
+		b->started = 0; /* its log and summary are the other's: untouched */
+		fail_start(m, b, &e);
+		return;
+	}
+	free(lock);
 	b->log_fd = open(b->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (b->log_fd < 0) {
 		kerr_set(&e, "%s: %s", b->log_path, strerror(errno));

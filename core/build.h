@@ -101,6 +101,7 @@ struct build {
 	pid_t pid;	       /* leader of the running step's process group, or 0 */
 	bool group_alive;      /* its process group may still have members */
 	int out_fd, log_fd;    /* pipe read end (-1 when closed), the log */
+	int lock_fd;	       /* OUTDIR/.klang-build.lock, flocked while it runs */
 	struct strbuf partial; /* an incomplete last line */
 	bool partial_overflow; /* the current line was cut for the parsers */
 	int wstatus;

@@ -278,7 +278,7 @@ struct build *buildplan_new(const struct build_spec *s, const char *make, int jo
 		return NULL;
 
 	struct build *b = xcalloc(1, sizeof(*b));
-	b->out_fd = b->log_fd = -1;
+	b->out_fd = b->log_fd = b->lock_fd = -1;
 	b->exit_code = -1;
 	b->arch = xstrdup(s->arch);
 	b->toolchain = xstrdup(s->toolchain);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -460,12 +461,47 @@ static void test_distcc(void)
 	free(dir);
 }
 
+/* Another klang building in the same directory holds its lock: this build
+ * fails at once, leaving that build's log and summary as they are. */
+static void test_dir_lock(void)
+{
+	struct fixture f;
+	struct kerr e;
+	setup(&f, 2);
+	struct build *b = add(&f, "x86_64", "gcc", "defconfig");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL_FATAL(mkdir_p(b->outdir, &e), 0);
+	char *lock = xasprintf("%s/.klang-build.lock", b->outdir);
+	char *sum = xasprintf("%s/summary.json", b->outdir);
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	CU_ASSERT_FATAL(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0);
+	CU_ASSERT_EQUAL(write_file_atomic(b->log_path, "theirs\n", 7, &e), 0);
+	CU_ASSERT_TRUE(drive(&f.m, 10, NULL, NULL));
+	CU_ASSERT_EQUAL(b->status, BUILD_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(b->error && strstr(b->error, "another klang is building there"));
+	char *log = read_file(b->log_path, NULL, &e);
+	CU_ASSERT_PTR_NOT_NULL(log && !strcmp(log, "theirs\n"));
+	free(log);
+	CU_ASSERT_FALSE(file_exists(sum));
+	CU_ASSERT_EQUAL(jobserver_available(&f.m.js), 2); /* its token is back */
+	/* once the other is done, the same build runs */
+	close(fd);
+	CU_ASSERT_EQUAL(bmgr_rerun(&f.m, b, &e), 0);
+	CU_ASSERT_TRUE(drive(&f.m, 30, NULL, NULL));
+	CU_ASSERT_EQUAL(b->status, BUILD_OK);
+	CU_ASSERT_TRUE(file_exists(sum));
+	free(lock);
+	free(sum);
+	teardown(&f);
+}
+
 void suite_buildrun(void)
 {
 	CU_pSuite s = CU_add_suite("buildrun", NULL, NULL);
 	CU_add_test(s, "poll API, records, estimates, rerun", test_poll_api);
 	CU_add_test(s, "cancel: SIGTERM to the group", test_cancel);
 	CU_add_test(s, "cancel: SIGKILL after the grace period", test_cancel_escalates);
+	CU_add_test(s, "one build at a time in a directory", test_dir_lock);
 	CU_add_test(s, "SIGINT to klang build leaves nothing", test_sigint);
 	CU_add_test(s, ".config file and fragments", test_config_file_and_fragments);
 	CU_add_test(s, "a 1 MiB line", test_long_line);
