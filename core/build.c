@@ -265,7 +265,7 @@ static void start_build(struct build_mgr *m, struct build *b)
 	b->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (b->lock_fd < 0 || flock(b->lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno == EWOULDBLOCK)
-			kerr_set(&e, "%s: another klang is building there", b->outdir);
+			kerr_set(&e, "another klang is building in %s", b->outdir);
 		else
 			kerr_set(&e, "%s: %s", lock, strerror(errno));
 		free(lock);

@@ -478,7 +478,7 @@ static void test_dir_lock(void)
 	CU_ASSERT_EQUAL(write_file_atomic(b->log_path, "theirs\n", 7, &e), 0);
 	CU_ASSERT_TRUE(drive(&f.m, 10, NULL, NULL));
 	CU_ASSERT_EQUAL(b->status, BUILD_FAILED);
-	CU_ASSERT_PTR_NOT_NULL(b->error && strstr(b->error, "another klang is building there"));
+	CU_ASSERT_PTR_NOT_NULL(b->error && strstr(b->error, "another klang is building in "));
 	char *log = read_file(b->log_path, NULL, &e);
 	CU_ASSERT_PTR_NOT_NULL(log && !strcmp(log, "theirs\n"));
 	free(log);
