@@ -260,20 +260,22 @@ static void start_build(struct build_mgr *m, struct build *b)
 		return;
 	}
 	/* one build at a time in a directory: another klang (a second
-	 * workbench, klang build) may be building there */
+	 * workbench, klang build) may be building there. Best effort: where
+	 * there are no locks (some NFS), the build goes on without one. */
 	char *lock = xasprintf("%s/.klang-build.lock", b->outdir);
 	b->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (b->lock_fd < 0 || flock(b->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno == EWOULDBLOCK)
-			kerr_set(&e, "another klang is building in %s", b->outdir);
-		else
-			kerr_set(&e, "%s: %s", lock, strerror(errno));
-		free(lock);
-		b->started = 0; /* its log and summary are the other's: untouched */
-		fail_start(m, b, &e);
-		return;
-	}
 	free(lock);
+	if (b->lock_fd >= 0 && flock(b->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		bool held = errno == EWOULDBLOCK;
+		close(b->lock_fd);
+		b->lock_fd = -1;
+		if (held) {
+			kerr_set(&e, "another klang is building in %s", b->outdir);
+			b->started = 0; /* its log and summary are the other's: untouched */
+			fail_start(m, b, &e);
+			return;
+		}
+	}
 	b->log_fd = open(b->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (b->log_fd < 0) {
 		kerr_set(&e, "%s: %s", b->log_path, strerror(errno));
