@@ -40,7 +40,8 @@ static const char usage_text[] =
     "  --jobs N           jobserver slots (default: config.yaml's jobs:, else the\n"
     "                     number of CPUs)\n"
     "  --out DIR          where builds go (default: the tree's .klang/out, as in the\n"
-    "                     workbench)\n"
+    "                     workbench; for a tree that cannot be written,\n"
+    "                     $XDG_CACHE_HOME/klang/builds/<tree>-<hash of its path>)\n"
     "  --wrapper W        ccache, distcc or icecc in front of CC (HOSTCC untouched),\n"
     "                     or none (default: config.yaml's wrapper:, else none);\n"
     "                     DISTCC_HOSTS and the icecc scheduler are yours to set\n"
@@ -83,6 +84,30 @@ static int cpu_count(void)
 		return CPU_COUNT(&set);
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
+}
+
+/* Where the builds view's b puts them, so the warnings view finds them:
+ * the tree's .klang/out; for a tree that cannot be written, a directory of
+ * the cache named after the tree's path. */
+static char *default_out(const char *repo)
+{
+	char *k = xasprintf("%s/.klang", repo);
+	bool writable = access(is_dir(k) ? k : repo, W_OK) == 0;
+	free(k);
+	if (writable || !is_dir(repo))
+		return xasprintf("%s/.klang/out", repo);
+	char *real = realpath(repo, NULL);
+	const char *base = real && strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : "root";
+	uint32_t h = 2166136261u; /* FNV-1a of the path: two trees named linux differ */
+	for (const char *p = real ? real : repo; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	char *sub = xasprintf("builds/%s-%08x", base, h);
+	char *out = cache_dir(sub);
+	if (out)
+		fprintf(stderr, "klang: build: %s cannot be written: building in %s\n", repo, out);
+	free(sub);
+	free(real);
+	return out ? out : xasprintf("%s/.klang/out", repo);
 }
 
 static void fmt_time(char *buf, size_t n, double secs)
@@ -442,8 +467,7 @@ int cmd_build(int argc, char **argv)
 		allvars[cfg.nmakevars + i] = vars[i];
 	vars = allvars;
 	nvars += cfg.nmakevars;
-	/* where the builds view's b puts them: the warnings view finds them there */
-	char *out = o.out ? xstrdup(o.out) : xasprintf("%s/.klang/out", o.repo);
+	char *out = o.out ? xstrdup(o.out) : default_out(o.repo);
 	char *records = o.records ? xstrdup(o.records) : xasprintf("%s/.klang/builds", o.repo);
 	char *summary = xasprintf("%s/summary.json", out);
 	int status = EXIT_USAGE;

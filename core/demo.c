@@ -21,12 +21,7 @@
 
 char *demo_default_dir(void)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg == '/')
-		return xasprintf("%s/klang/demo", xdg);
-	if (home && *home)
-		return xasprintf("%s/.cache/klang/demo", home);
-	return NULL;
+	return cache_dir("demo");
 }
 
 /* The files of a directory tree, paths relative to its root, sorted. */

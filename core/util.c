@@ -318,6 +318,16 @@ bool file_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+char *cache_dir(const char *sub)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/klang/%s", xdg, sub);
+	if (home && *home)
+		return xasprintf("%s/.cache/klang/%s", home, sub);
+	return NULL;
+}
+
 bool is_dir(const char *path)
 {
 	struct stat st;

@@ -85,6 +85,9 @@ int write_file_replace(const char *path, const char *data, size_t len, struct ke
 int mkdir_p(const char *path, struct kerr *e);
 bool file_exists(const char *path);
 bool is_dir(const char *path);
+/* $XDG_CACHE_HOME/klang/<sub>, else $HOME/.cache/klang/<sub>; NULL if
+ * neither is set (XDG_CACHE_HOME counts only when absolute). Caller frees. */
+char *cache_dir(const char *sub);
 /* NAME=VALUE with NAME a make variable name ([A-Za-z_][A-Za-z0-9_]*). */
 bool is_make_assignment(const char *s);
 /* qsort comparator for an array of strings (char *). */
