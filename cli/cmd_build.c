@@ -14,6 +14,7 @@
 #include "cli/cmds.h"
 #include "core/build.h"
 #include "core/config.h"
+#include "core/diag.h"
 #include "core/util.h"
 
 static const char usage_text[] =
@@ -98,10 +99,10 @@ static char *default_out(const char *repo)
 		return xasprintf("%s/.klang/out", repo);
 	char *real = realpath(repo, NULL);
 	const char *base = real && strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : "root";
-	uint32_t h = 2166136261u; /* FNV-1a of the path: two trees named linux differ */
-	for (const char *p = real ? real : repo; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	char *sub = xasprintf("builds/%s-%08x", base, h);
+	/* a hash of the path: two trees named linux differ */
+	const char *path = real ? real : repo;
+	char *sub =
+	    xasprintf("builds/%s-%08x", base, (unsigned)(diag_hash(path, strlen(path), 0) >> 32));
 	char *out = cache_dir(sub);
 	if (out)
 		fprintf(stderr, "klang: build: %s cannot be written: building in %s\n", repo, out);

@@ -484,6 +484,19 @@ static void test_dir_lock(void)
 	free(log);
 	CU_ASSERT_FALSE(file_exists(sum));
 	CU_ASSERT_EQUAL(jobserver_available(&f.m.js), 2); /* its token is back */
+	/* klang build says so, exit 1, and shows no log tail: the log is not its own */
+	char *cmd = xasprintf("%s build --repo %s --arch x86_64 --toolchain gcc --config defconfig "
+			      "--out %s",
+			      test_klang_bin(), f.tree, f.out);
+	char *out = NULL;
+	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 1);
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "klang: another klang is building in "));
+	CU_ASSERT_PTR_NULL(out ? strstr(out, "    | ") : "");
+	free(out);
+	free(cmd);
+	log = read_file(b->log_path, NULL, &e);
+	CU_ASSERT_PTR_NOT_NULL(log && !strcmp(log, "theirs\n"));
+	free(log);
 	/* once the other is done, the same build runs */
 	close(fd);
 	CU_ASSERT_EQUAL(bmgr_rerun(&f.m, b, &e), 0);
