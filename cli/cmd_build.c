@@ -13,6 +13,7 @@
 
 #include "cli/cmds.h"
 #include "core/build.h"
+#include "core/buildlogs.h"
 #include "core/config.h"
 #include "core/diag.h"
 #include "core/util.h"
@@ -41,14 +42,15 @@ static const char usage_text[] =
     "  --jobs N           jobserver slots (default: config.yaml's jobs:, else the\n"
     "                     number of CPUs)\n"
     "  --out DIR          where builds go (default: the tree's .klang/out, as in the\n"
-    "                     workbench; for a tree that cannot be written,\n"
-    "                     $XDG_CACHE_HOME/klang/builds/<tree>-<hash of its path>)\n"
+    "                     workbench; for a tree that cannot be written, out/ of\n"
+    "                     $XDG_CACHE_HOME/klang/trees/<tree>-<hash of its path>)\n"
     "  --wrapper W        ccache, distcc or icecc in front of CC (HOSTCC untouched),\n"
     "                     or none (default: config.yaml's wrapper:, else none);\n"
     "                     DISTCC_HOSTS and the icecc scheduler are yours to set\n"
     "  --target GOAL      make goal (default: Kbuild's default, which builds vmlinux)\n"
     "  --records DIR      previous build records, for progress totals\n"
-    "                     (default: DIR/.klang/builds)\n"
+    "                     (default: .klang/builds of the tree, or builds/ beside\n"
+    "                     the cache's out/)\n"
     "  -- MAKEVAR=VALUE   passed to every make (W=1, LLVM_IAS=0, CROSS_COMPILE=...),\n"
     "                     after config.yaml's make: list\n"
     "\n"
@@ -85,30 +87,6 @@ static int cpu_count(void)
 		return CPU_COUNT(&set);
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
-}
-
-/* Where the builds view's b puts them, so the warnings view finds them:
- * the tree's .klang/out; for a tree that cannot be written, a directory of
- * the cache named after the tree's path. */
-static char *default_out(const char *repo)
-{
-	char *k = xasprintf("%s/.klang", repo);
-	bool writable = access(is_dir(k) ? k : repo, W_OK) == 0;
-	free(k);
-	if (writable || !is_dir(repo))
-		return xasprintf("%s/.klang/out", repo);
-	char *real = realpath(repo, NULL);
-	const char *base = real && strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : "root";
-	/* a hash of the path: two trees named linux differ */
-	const char *path = real ? real : repo;
-	char *sub =
-	    xasprintf("builds/%s-%08x", base, (unsigned)(diag_hash(path, strlen(path), 0) >> 32));
-	char *out = cache_dir(sub);
-	if (out)
-		fprintf(stderr, "klang: build: %s cannot be written: building in %s\n", repo, out);
-	free(sub);
-	free(real);
-	return out ? out : xasprintf("%s/.klang/out", repo);
 }
 
 static void fmt_time(char *buf, size_t n, double secs)
@@ -468,8 +446,16 @@ int cmd_build(int argc, char **argv)
 		allvars[cfg.nmakevars + i] = vars[i];
 	vars = allvars;
 	nvars += cfg.nmakevars;
-	char *out = o.out ? xstrdup(o.out) : default_out(o.repo);
-	char *records = o.records ? xstrdup(o.records) : xasprintf("%s/.klang/builds", o.repo);
+	/* by default where the builds view's b puts them, so the warnings
+	 * view finds them */
+	char *why = NULL, *home = o.out && o.records ? NULL : buildlogs_home(o.repo, &why);
+	bool fell_back = why;
+	if (why)
+		fprintf(stderr, "klang: build: %s: building in %s\n", why, home);
+	char *out = o.out ? xstrdup(o.out) : xasprintf("%s/out", home);
+	char *records = o.records ? xstrdup(o.records) : xasprintf("%s/builds", home);
+	free(why);
+	free(home);
 	char *summary = xasprintf("%s/summary.json", out);
 	int status = EXIT_USAGE;
 	if (!is_dir(o.repo)) {
@@ -489,7 +475,7 @@ int cmd_build(int argc, char **argv)
 		bmgr_free(&m);
 		goto out;
 	}
-	if (!o.records || !o.out)
+	if ((!o.records || !o.out) && !fell_back)
 		state_dir_ignore_scratch(o.repo);
 	if (mkdir_p(out, &e) < 0) {
 		warnx_("build: %s", e.msg);

@@ -2,13 +2,46 @@
 #include "core/buildlogs.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/buildrec.h"
+#include "core/diag.h"
 #include "core/util.h"
+
+/* REPO's home in the cache, named after its path: two trees named linux
+ * differ. NULL without $XDG_CACHE_HOME and $HOME. */
+static char *cache_home(const char *repo)
+{
+	char *real = realpath(repo, NULL);
+	const char *path = real ? real : repo, *slash = strrchr(path, '/');
+	const char *base = slash && slash[1] ? slash + 1 : slash ? "root" : path;
+	char *sub =
+	    xasprintf("trees/%s-%08x", base, (unsigned)(diag_hash(path, strlen(path), 0) >> 32));
+	char *home = cache_dir(sub);
+	free(sub);
+	free(real);
+	return home;
+}
+
+char *buildlogs_home(const char *repo, char **why)
+{
+	char *home = xasprintf("%s/.klang", repo), *out = xasprintf("%s/out", home);
+	/* the nearest of them that exists is where the rest would be made */
+	const char *at = is_dir(out) ? out : is_dir(home) ? home : repo;
+	*why = access(at, W_OK) < 0 && errno != ENOENT ? xasprintf("%s: %s", at, strerror(errno))
+						       : NULL;
+	free(out);
+	char *cache = *why ? cache_home(repo) : NULL;
+	if (!cache)
+		return home;
+	free(home);
+	return cache;
+}
 
 /* 0 gcc, 1 clang, -1 neither. */
 static int toolchain_kind(const char *tc)
@@ -106,10 +139,10 @@ static void consider(struct scan *s, const char *arch, size_t alen, int kind, ch
 				     sl.st_ino};
 }
 
-/* <repo>/.klang/out/<arch>-<toolchain>/build.log, the default --out. */
-static void scan_out(struct scan *s, const char *repo)
+/* <home>/out/<arch>-<toolchain>/build.log, the default --out. */
+static void scan_out(struct scan *s, const char *home)
 {
-	char *root = xasprintf("%s/.klang/out", repo);
+	char *root = xasprintf("%s/out", home);
 	DIR *dir = opendir(root);
 	struct dirent *de;
 	while (dir && (de = readdir(dir))) {
@@ -131,7 +164,7 @@ static void scan_out(struct scan *s, const char *repo)
 	free(root);
 }
 
-/* <repo>/.klang/builds/NAME.json, the records of finished builds: their logs
+/* <home>/builds/NAME.json, the records of finished builds: their logs
  * wherever --out put them. */
 static void from_record(json_t *rec, const struct stat *sr, void *data)
 {
@@ -184,10 +217,14 @@ static bool best_pair(const struct scan *s, const char *arch, struct buildlog_pa
 size_t buildlogs_find(const char *repo, struct buildlog_pair **out)
 {
 	struct scan s = {0};
-	scan_out(&s, repo ? repo : ".");
-	char *records = xasprintf("%s/.klang/builds", repo ? repo : ".");
-	buildrec_each(records, true, from_record, &s);
-	free(records);
+	char *homes[2] = {xasprintf("%s/.klang", repo ? repo : "."), cache_home(repo ? repo : ".")};
+	for (size_t i = 0; i < 2 && homes[i]; i++) {
+		scan_out(&s, homes[i]);
+		char *records = xasprintf("%s/builds", homes[i]);
+		buildrec_each(records, true, from_record, &s);
+		free(records);
+		free(homes[i]);
+	}
 	struct buildlog_pair *p = xcalloc(s.n + 1, sizeof(*p));
 	size_t n = 0;
 	for (size_t i = 0; i < s.n; i++) {

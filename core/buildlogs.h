@@ -1,11 +1,19 @@
-/* The build logs the warnings view compares: per arch, the newest GCC and
- * the newest Clang log under <repo>/.klang/out/<arch>-<toolchain>/ or named
- * by a record under <repo>/.klang/builds/ (klang build --out elsewhere). */
+/* Where a tree's builds go, and the build logs the warnings view compares:
+ * per arch, the newest GCC and the newest Clang log under
+ * <home>/out/<arch>-<toolchain>/ or named by a record under <home>/builds/
+ * (klang build --out elsewhere). */
 #ifndef KLANG_CORE_BUILDLOGS_H
 #define KLANG_CORE_BUILDLOGS_H
 
 #include <stddef.h>
 #include <time.h>
+
+/* The home of REPO's builds: REPO/.klang, which gets out/ (build trees and
+ * logs) and builds/ (their records). For a tree where .klang/out cannot be
+ * written (a distribution's source under /usr/src, a read-only
+ * mount), $XDG_CACHE_HOME/klang/trees/<name>-<hash of its path>, and *why
+ * gets the reason (else NULL). Caller frees both. */
+char *buildlogs_home(const char *repo, char **why);
 
 struct buildlog_pair {
 	char *arch;
@@ -13,7 +21,7 @@ struct buildlog_pair {
 	time_t gcc_mtime, clang_mtime;
 };
 
-/* Scan <repo>/.klang/out/ and the records. A toolchain "gcc*" or a path
+/* Scan out/ and builds/ of <repo>/.klang and of its home in the cache. A toolchain "gcc*" or a path
  * ending in gcc is GCC, "llvm*" and "clang*" are Clang. Per arch, the two
  * logs are of the same config (the newest such pair); a build that failed
  * before compiling anything is left out. A build counts once

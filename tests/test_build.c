@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/buildlogs.h"
 #include "core/util.h"
 #include "tests/buildtest.h"
 #include "tests/helpers.h"
@@ -300,6 +302,50 @@ static void test_config_defaults(void)
 	free(dir);
 }
 
+/* A tree that cannot be written (a distribution's source under /usr/src):
+ * its builds and their records go to the cache, named after the tree, and
+ * the warnings view finds them there. Root writes anywhere, so as root the
+ * build runs as nobody. */
+static void test_unwritable_tree(void)
+{
+	char *dir = test_tmpdir(), *tree = kbuild_tree_create(dir), *out = NULL, *err = NULL;
+	char *cache = xasprintf("%s/cache", dir), *state = xasprintf("%s/.klang", tree);
+	bool root = geteuid() == 0;
+	CU_ASSERT_FATAL(!mkdir_p(cache, &(struct kerr){0}) && !chmod(dir, 0755) &&
+			!chmod(cache, 0777) && (root || !chmod(tree, 0555)));
+	char *cmd =
+	    xasprintf("XDG_CACHE_HOME=%s %s%s build --repo %s --arch x86_64 --toolchain "
+		      "gcc,llvm --config tinyconfig --fragment CONFIG_WARN=y --jobs 2",
+		      cache, root ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "",
+		      test_klang_bin(), tree);
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
+	char *home = xasprintf("%s/klang/trees/linux-", cache);
+	char *said = xasprintf("klang: build: %s: Permission denied: building in %s", tree, home);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err ? err : "", said));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out ? out : "", "x86_64-llvm: ok (exit 0), 4 objects"));
+	CU_ASSERT_FALSE(file_exists(state));
+	setenv("XDG_CACHE_HOME", cache, 1);
+	struct buildlog_pair *p;
+	size_t n = buildlogs_find(tree, &p);
+	unsetenv("XDG_CACHE_HOME");
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(p[0].arch, "x86_64");
+	CU_ASSERT_PTR_NOT_NULL(strstr(p[0].gcc, home));
+	CU_ASSERT_PTR_NOT_NULL(strstr(p[0].clang, "/out/x86_64-llvm/build.log"));
+	buildlogs_free(p, n);
+	CU_ASSERT_EQUAL(chmod(tree, 0755), 0);
+	free(said);
+	free(home);
+	free(cmd);
+	free(out);
+	free(err);
+	free(state);
+	free(cache);
+	free(tree);
+	test_rmdir(dir);
+	free(dir);
+}
+
 void suite_build(void)
 {
 	CU_pSuite s = CU_add_suite("build", NULL, NULL);
@@ -308,4 +354,5 @@ void suite_build(void)
 	CU_add_test(s, "warnings, failures, fragments", test_failure_and_warnings);
 	CU_add_test(s, "usage errors", test_usage_errors);
 	CU_add_test(s, "config.yaml: config, jobs, wrapper", test_config_defaults);
+	CU_add_test(s, "a tree that cannot be written builds in the cache", test_unwritable_tree);
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/build.h"
+#include "core/buildlogs.h"
 #include "core/buildrec.h"
 #include "core/config.h"
 #include "tui/loop.h"
@@ -50,6 +51,7 @@ static struct {
 	struct row *rows;
 	size_t nrows;
 	char *repo, *out, *records;
+	char *home_why; /* why builds go to the cache, not the tree's .klang */
 	int timer;
 	char *tail[TAIL_LINES];
 	size_t ntail;
@@ -158,6 +160,7 @@ static void on_exit_hook(int sig, void *data)
 	free(B.repo);
 	free(B.out);
 	free(B.records);
+	free(B.home_why);
 	memset(&B, 0, sizeof(B));
 }
 
@@ -184,8 +187,10 @@ static void init_once(void)
 	size_t len = strlen(B.repo);
 	while (len > 1 && B.repo[len - 1] == '/')
 		B.repo[--len] = '\0';
-	B.out = xasprintf("%s/.klang/out", B.repo);
-	B.records = xasprintf("%s/.klang/builds", B.repo);
+	char *home = buildlogs_home(B.repo, &B.home_why);
+	B.out = xasprintf("%s/out", home);
+	B.records = xasprintf("%s/builds", home);
+	free(home);
 	loop_on_exit(on_exit_hook, NULL);
 }
 
@@ -204,7 +209,8 @@ static bool ensure_mgr(void)
 	B.m.fd_watch_data = &B.m;
 	if (mkdir_p(B.out, &e) < 0)
 		report("builds: %s", e.msg);
-	state_dir_ignore_scratch(B.repo);
+	else if (!B.home_why)
+		state_dir_ignore_scratch(B.repo);
 	loop_on_child(tick, NULL);
 	B.timer = loop_add_timer(250, true, tick, NULL);
 	return true;
@@ -256,7 +262,9 @@ static void start_all(void)
 			failed++;
 	}
 	bmgr_tick(&B.m);
-	report("builds: %d started%s", started, failed ? ", some could not start" : "");
+	report("builds: %d started%s%s%s%s", started, failed ? ", some could not start" : "",
+	       B.home_why ? " in " : "", B.home_why ? B.out : "",
+	       B.home_why ? " (the tree cannot be written)" : "");
 }
 
 static void fmt_time(char *buf, size_t n, double secs)
