@@ -89,6 +89,8 @@ static int cpu_count(void)
 	return n > 0 ? (int)n : 1;
 }
 
+#define S(n) ((n) == 1 ? "" : "s") /* the plural's s */
+
 static void fmt_time(char *buf, size_t n, double secs)
 {
 	long s = secs < 0 ? 0 : (long)secs;
@@ -184,8 +186,9 @@ static void draw(struct view *v, struct build_mgr *m, bool force)
 				b->progress.objects);
 			if (b->progress.expected && !build_status_done(b->status))
 				sb_addf(&sb, "/%lu", b->progress.expected);
-			sb_addf(&sb, " objects, %lu warnings, %lu errors, %s\n", b->warnings,
-				b->errors, el);
+			sb_addf(&sb, " object%s, %lu warning%s, %lu error%s, %s\n",
+				S(b->progress.objects), b->warnings, S(b->warnings), b->errors,
+				S(b->errors), el);
 		}
 		if (periodic)
 			v->last_plain = now;
@@ -224,9 +227,10 @@ static void report(const struct build_mgr *m, const char *summary, bool summary_
 		char code[32] = " (not started)";
 		if (b->exit_code >= 0)
 			snprintf(code, sizeof(code), " (exit %d)", b->exit_code);
-		printf("%s: %s%s, %lu objects, %lu warnings, %lu errors, %.1fs, %s\n", b->name,
-		       build_status_name(b->status), code, b->progress.objects, b->warnings,
-		       b->errors, build_elapsed(b), b->log_path);
+		printf("%s: %s%s, %lu object%s, %lu warning%s, %lu error%s, %.1fs, %s\n", b->name,
+		       build_status_name(b->status), code, b->progress.objects,
+		       S(b->progress.objects), b->warnings, S(b->warnings), b->errors, S(b->errors),
+		       build_elapsed(b), b->log_path);
 		if (b->error)
 			printf("    klang: %s\n", b->error);
 		if (b->status == BUILD_FAILED && b->exit_code >= 0) /* make ran: its log */
@@ -499,8 +503,8 @@ int cmd_build(int argc, char **argv)
 		int n = (int)strlen(m.builds[i]->name);
 		v.namew = n > v.namew ? n : v.namew;
 	}
-	printf("klang: %zu build%s on %d jobs, in %s\n", m.nbuilds, m.nbuilds == 1 ? "" : "s",
-	       m.js.slots, out);
+	printf("klang: %zu build%s on %d job%s, in %s\n", m.nbuilds, S(m.nbuilds), m.js.slots,
+	       S(m.js.slots), out);
 	draw(&v, &m, true);
 	bool warned = run(&m, &v, summary);
 	draw(&v, &m, true);

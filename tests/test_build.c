@@ -150,8 +150,8 @@ static void test_failure_and_warnings(void)
 			      "--config tinyconfig --fragment CONFIG_WARN=y --jobs 2 --out %s/w",
 			      test_klang_bin(), tree, dir);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-gcc: ok (exit 0), 4 objects, 1 warnings"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-clang: ok (exit 0), 4 objects, 1 warnings"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-gcc: ok (exit 0), 4 objects, 1 warning"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-clang: ok (exit 0), 4 objects, 1 warning"));
 	free(out);
 	free(cmd);
 	/* one build breaks, the other goes on; exit 1; the tail of the log is shown */
@@ -187,8 +187,8 @@ static void test_failure_and_warnings(void)
 			tree);
 	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "klang: 2 builds on 2 jobs"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-gcc: ok (exit 0), 4 objects, 1 warnings"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-llvm: ok (exit 0), 4 objects, 1 warnings"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-gcc: ok (exit 0), 4 objects, 1 warning"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-llvm: ok (exit 0), 4 objects, 1 warning"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "/.klang/out/x86_64-llvm/build.log"));
 	char *ign = xasprintf("%s/.klang/.gitignore", tree);
 	char *ignored = read_file(ign, NULL, &(struct kerr){0});
@@ -266,7 +266,7 @@ static void test_config_defaults(void)
 	const char *yaml = "config: tinyconfig\njobs: 1\nwrapper: none\nmake: [W=1]\n";
 	CU_ASSERT_FATAL(!mkdir_p(klangdir, &e) && !write_file_atomic(cfg, yaml, strlen(yaml), &e));
 	const char *extra[] = {"", "--jobs 2 --config defconfig -- W=2"};
-	const char *want_jobs[] = {"1 build on 1 jobs", "1 build on 2 jobs"};
+	const char *want_jobs[] = {"1 build on 1 job", "1 build on 2 jobs"};
 	const char *want_cmd[] = {" W=1 tinyconfig && ", " W=1 W=2 defconfig && "};
 	for (int i = 0; i < 2; i++) {
 		char *cmd =
