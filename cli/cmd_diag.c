@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "core/buildlogs.h"
 #include "core/diag.h"
 #include "core/diagdiff.h"
 #include "core/diagout.h"
@@ -15,7 +16,8 @@
 
 static const char usage_text[] =
     "usage: klang diag parse LOG... [options]\n"
-    "       klang diag diff --gcc LOG... --clang LOG... [options] [--fail-on clang-only,gcc-only]\n"
+    "       klang diag diff [--gcc LOG... --clang LOG...] [options] [--fail-on "
+    "clang-only,gcc-only]\n"
     "       klang diag diff --old LOG... --new LOG... [options] [--fail-on new]\n"
     "       klang diag triage [--repo DIR] [--note TEXT] [--from LOG...] FINGERPRINT STATUS\n"
     "       klang diag triage [--repo DIR] --list\n"
@@ -27,6 +29,8 @@ static const char usage_text[] =
     "  diff --gcc/--clang  which warnings one compiler gives beyond the other, per\n"
     "                      arch. A GCC and a Clang warning match when their outermost\n"
     "                      macro-expansion site (file, line) and flag family agree.\n"
+    "                      Without logs: per arch the newest GCC and Clang builds of\n"
+    "                      --repo (klang build's), as the warnings view compares.\n"
     "  diff --old/--new    new, fixed and outstanding warnings against an earlier\n"
     "                      build, by fingerprint (file, flag, message with numbers\n"
     "                      masked, source line), then by nearest line.\n"
@@ -231,13 +235,17 @@ static void annot_apply(const struct annot *an, struct diag_set *s)
 	triage_apply(an->tri, s);
 }
 
-/* Read logs into s, then annotate it (unless `an` is NULL). */
-static int read_logs(struct diag_set *s, const char *const *logs, size_t n,
-		     const struct diag_parser_opts *o, const struct annot *an)
+/* Read logs into s, then annotate it (unless `an` is NULL). arches (or
+ * NULL) gives each log's arch where --arch does not. */
+static int read_logs(struct diag_set *s, const char *const *logs, const char *const *arches,
+		     size_t n, const struct diag_parser_opts *o, const struct annot *an)
 {
 	struct kerr e;
 	for (size_t i = 0; i < n; i++) {
-		if (diag_parse_file(s, logs[i], o, &e)) {
+		struct diag_parser_opts oi = *o;
+		if (arches && !oi.arch)
+			oi.arch = arches[i];
+		if (diag_parse_file(s, logs[i], &oi, &e)) {
 			warnx_("%s", e.msg);
 			return EXIT_USAGE;
 		}
@@ -251,7 +259,7 @@ static int read_logs(struct diag_set *s, const char *const *logs, size_t n,
  * parses, so on two cores a diff takes little longer than one parse. */
 struct reader {
 	struct diag_set *s;
-	const char *const *logs;
+	const char *const *logs, *const *arches;
 	size_t n;
 	const struct diag_parser_opts *o;
 	const struct annot *an;
@@ -261,7 +269,7 @@ struct reader {
 static void *reader_run(void *arg)
 {
 	struct reader *r = arg;
-	r->rc = read_logs(r->s, r->logs, r->n, r->o, r->an);
+	r->rc = read_logs(r->s, r->logs, r->arches, r->n, r->o, r->an);
 	return NULL;
 }
 
@@ -310,7 +318,7 @@ static int cmd_parse(struct args *a)
 		return EXIT_USAGE;
 	struct diag_set *s = diag_set_new();
 	struct diag_parser_opts o = opts_for(a, a->cc);
-	int rc = read_logs(s, a->logs[0], a->nlogs[0], &o, &an);
+	int rc = read_logs(s, a->logs[0], NULL, a->nlogs[0], &o, &an);
 	annot_free(&an);
 	if (!rc) {
 		diag_set_sort(s);
@@ -346,34 +354,82 @@ static bool gate(const struct args *a, const struct diag_diff *dd)
 	return false;
 }
 
+/* No logs given: per arch the newest GCC and Clang builds of the tree, as
+ * the warnings view compares them (klang build puts them there). */
+static int default_logs(struct args *a, const char ***arches)
+{
+	struct buildlog_pair *p;
+	size_t n = buildlogs_find(a->repo, &p);
+	if (!n) {
+		buildlogs_free(p, n);
+		return bad("diff needs --gcc LOG... and --clang LOG...: no finished GCC and Clang "
+			   "builds of one config under %s/.klang (klang build makes them)",
+			   a->repo);
+	}
+	*arches = xcalloc(n, sizeof(**arches));
+	for (int k = 1; k < 3; k++) {
+		free(a->logs[k]);
+		a->logs[k] = xcalloc(n, sizeof(*a->logs[k]));
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* freed by cmd_diff: args' lists otherwise hold argv's strings */
+		a->logs[1][i] = p[i].gcc;
+		a->logs[2][i] = p[i].clang;
+		(*arches)[i] = p[i].arch;
+		fprintf(stderr, "klang diag: %s: %s against %s\n", p[i].arch, p[i].gcc, p[i].clang);
+		p[i].gcc = p[i].clang = p[i].arch = NULL;
+	}
+	a->nlogs[1] = a->nlogs[2] = n;
+	buildlogs_free(p, n);
+	return EXIT_OK;
+}
+
+static void free_default_logs(struct args *a, const char **arches)
+{
+	for (size_t i = 0; arches && i < a->nlogs[1]; i++) {
+		free((char *)a->logs[1][i]);
+		free((char *)a->logs[2][i]);
+		free((char *)arches[i]);
+	}
+	free(arches);
+}
+
 static int cmd_diff(struct args *a)
 {
 	if (a->baseline && (!a->nlogs[0] || !a->nlogs[1] || a->nlogs[2]))
 		return bad("%s", "diff --old LOG... --new LOG... needs both lists");
-	if (!a->baseline && (!a->nlogs[1] || !a->nlogs[2] || a->nlogs[0]))
+	if (!a->baseline && (a->nlogs[1] || a->nlogs[2]) && (!a->nlogs[1] || !a->nlogs[2]))
 		return bad("%s", "diff needs --gcc LOG... and --clang LOG...");
+	if (!a->baseline && a->nlogs[0])
+		return bad("unexpected argument '%s' (logs follow --gcc or --clang)",
+			   a->logs[0][0]);
 	if (!a->baseline && a->fail_new)
 		return bad("%s", "--fail-on new needs --old and --new");
 	if (a->baseline && (a->fail_clang || a->fail_gcc))
 		return bad("%s", "--fail-on clang-only/gcc-only needs --gcc and --clang");
-	struct annot an;
-	if (annot_load(a, &an))
+	const char **arches = NULL;
+	if (!a->baseline && !a->nlogs[1] && default_logs(a, &arches))
 		return EXIT_USAGE;
+	struct annot an;
+	if (annot_load(a, &an)) {
+		free_default_logs(a, arches);
+		return EXIT_USAGE;
+	}
 	struct diag_set *s[2] = {diag_set_new(), diag_set_new()};
 	struct diag_diff dd = {0};
 	int rc;
 	if (a->baseline) {
 		struct diag_parser_opts o = opts_for(a, a->cc);
-		struct reader r0 = {s[0], a->logs[0], a->nlogs[0], &o, &an, 0};
-		struct reader r1 = {s[1], a->logs[1], a->nlogs[1], &o, &an, 0};
+		struct reader r0 = {s[0], a->logs[0], NULL, a->nlogs[0], &o, &an, 0};
+		struct reader r1 = {s[1], a->logs[1], NULL, a->nlogs[1], &o, &an, 0};
 		rc = read_both(&r0, &r1);
 		if (!rc)
 			diag_diff_baseline(s[0], s[1], one_arch(s[0]) && one_arch(s[1]), &dd);
 	} else {
 		struct diag_parser_opts og = opts_for(a, DIAG_CC_GCC),
 					oc = opts_for(a, DIAG_CC_CLANG);
-		struct reader r0 = {s[0], a->logs[1], a->nlogs[1], &og, &an, 0};
-		struct reader r1 = {s[1], a->logs[2], a->nlogs[2], &oc, &an, 0};
+		struct reader r0 = {s[0], a->logs[1], arches, a->nlogs[1], &og, &an, 0};
+		struct reader r1 = {s[1], a->logs[2], arches, a->nlogs[2], &oc, &an, 0};
 		rc = read_both(&r0, &r1);
 		if (!rc)
 			diag_diff_compilers(s[0], s[1], an.fam, one_arch(s[0]) && one_arch(s[1]),
@@ -389,6 +445,7 @@ static int cmd_diff(struct args *a)
 	annot_free(&an);
 	diag_set_free(s[0]);
 	diag_set_free(s[1]);
+	free_default_logs(a, arches);
 	return rc;
 }
 
@@ -425,7 +482,7 @@ static int cmd_triage(struct args *a)
 			const struct diag *found = NULL;
 			struct diag_set *s = diag_set_new();
 			struct diag_parser_opts o = opts_for(a, a->cc);
-			rc = read_logs(s, a->logs[1], a->nlogs[1], &o, NULL);
+			rc = read_logs(s, a->logs[1], NULL, a->nlogs[1], &o, NULL);
 			for (size_t i = 0; !rc && i < diag_set_size(s) && !found; i++)
 				if (diag_fp(diag_set_get(s, i)) == fp)
 					found = diag_set_get(s, i);

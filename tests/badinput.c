@@ -200,6 +200,9 @@ const struct badinput_row badinput_rows[] = {
      "klang: logdir: is a directory, not a log"},
     {"a missing log", ": > empty.log", "klang diag diff --gcc nosuch.log --clang empty.log", 2,
      "klang: nosuch.log: No such file or directory"},
+    {"diff with no logs and no builds", "mkdir -p nobuilds", "klang diag diff --repo nobuilds", 2,
+     "klang diag: diff needs --gcc LOG... and --clang LOG...: no finished GCC and Clang builds "
+     "of one config under nobuilds/.klang (klang build makes them) (see klang diag --help)"},
 
     /* patch files: mbox and quilt */
     {"a directory instead of a patch file", "mkdir -p adir", "klang stack --mbox adir", 2,

@@ -190,6 +190,24 @@ static void test_failure_and_warnings(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-gcc: ok (exit 0), 4 objects, 1 warning"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "x86_64-llvm: ok (exit 0), 4 objects, 1 warning"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "/.klang/out/x86_64-llvm/build.log"));
+	/* klang diag diff with no logs compares these builds, as the warnings
+	 * view does: the same rows as with the logs named */
+	char *diff = xasprintf("%s diag diff --repo %s --format tsv", test_klang_bin(), tree),
+	     *named = xasprintf("%s diag diff --gcc %s/.klang/out/x86_64-gcc/build.log --clang "
+				"%s/.klang/out/x86_64-llvm/build.log --format tsv",
+				test_klang_bin(), tree, tree);
+	char *rows = NULL, *said = NULL, *rows_named = NULL;
+	CU_ASSERT_EQUAL(test_run(diff, &rows, &said), 0);
+	CU_ASSERT_EQUAL(test_run(named, &rows_named, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rows ? rows : "", "\nboth\t"));
+	CU_ASSERT_STRING_EQUAL(rows ? rows : "", rows_named ? rows_named : "-");
+	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "klang diag: x86_64: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "/x86_64-gcc/build.log against "));
+	free(rows);
+	free(rows_named);
+	free(said);
+	free(diff);
+	free(named);
 	char *ign = xasprintf("%s/.klang/.gitignore", tree);
 	char *ignored = read_file(ign, NULL, &(struct kerr){0});
 	CU_ASSERT_PTR_NOT_NULL(ignored && strstr(ignored, "/out/"));
