@@ -385,6 +385,22 @@ static int create(git_repository *r, const struct demo_commits *dc, struct kerr 
 	return exclude_state_dir(r, e);
 }
 
+/* A branch kept as it is whose base tag is not under it (a workspace an
+ * older klang left so) cannot be opened: say how to start afresh. */
+static void note_foreign_base(git_repository *r, const char *branch, struct strbuf *notes)
+{
+	char base[41];
+	git_oid b, t;
+	if (!*branch || !ref_id(r, "refs/tags/" DEMO_BASE_TAG, base) ||
+	    git_oid_fromstr(&b, branch) < 0 || git_oid_fromstr(&t, base) < 0 ||
+	    git_oid_equal(&b, &t) || git_graph_descendant_of(r, &b, &t) == 1)
+		return;
+	sb_addf(notes,
+		"tag %s is not an ancestor of branch %s (left so by an older klang):\n"
+		"remove %s to start afresh\n",
+		DEMO_BASE_TAG, DEMO_BRANCH, git_repository_workdir(r));
+}
+
 /* An existing workspace: leave the user's work alone, refresh the rest. */
 static int refresh(git_repository *r, const struct demo_commits *dc, struct demo_info *info,
 		   struct kerr *e)
@@ -434,8 +450,14 @@ static int refresh(git_repository *r, const struct demo_commits *dc, struct demo
 	}
 	if (nchanges)
 		sb_addf(&notes, "your changes, kept:\n%s", sb_str(&changes));
-	if (rc == 0 && (gw_tag(r, DEMO_OLD_TAG, dc->old, e) < 0 ||
-			gw_tag(r, DEMO_BASE_TAG, dc->base, e) < 0 || exclude_state_dir(r, e) < 0))
+	/* The tags move with the branch: a kept branch keeps the base it was
+	 * made on, which another klang's demo may not share. */
+	if (info->state == DEMO_KEPT)
+		note_foreign_base(r, cur, &notes);
+	else if (rc == 0 && (gw_tag(r, DEMO_OLD_TAG, dc->old, e) < 0 ||
+			     gw_tag(r, DEMO_BASE_TAG, dc->base, e) < 0))
+		rc = -1;
+	if (rc == 0 && exclude_state_dir(r, e) < 0)
 		rc = -1;
 	info->notes = notes.len ? sb_detach(&notes) : NULL;
 	sb_free(&notes);

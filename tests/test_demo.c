@@ -360,6 +360,57 @@ static void test_refresh(void)
 }
 
 /* The CLI: --no-tui prints the path and nothing else on stdout. */
+/* A workspace an older klang made on another base, with the user's changes:
+ * the branch is kept, and so are the tags it was made on, so that the stack
+ * still opens (moving the tags alone left a base that is not under it). */
+static void test_kept_on_old_base(void)
+{
+	struct kerr e;
+	struct demo_info info;
+	char *src = demo_src();
+	char *tmp = test_tmpdir();
+	char *old_src = xasprintf("%s/src/demo", tmp);
+	char *dir = xasprintf("%s/ws", tmp);
+	char *cmd = xasprintf("mkdir -p '%s' && cp -r '%s/tree' '%s/stack' '%s' && "
+			      "cp '%s/../demo.yaml' '%s/..' && echo old > '%s/tree/OLD'",
+			      old_src, src, src, old_src, src, old_src, old_src);
+	CU_ASSERT_EQUAL_FATAL(test_run(cmd, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, old_src, &info, &e), 0);
+	demo_info_free(&info);
+	CU_ASSERT_EQUAL(sh("echo '/* mine */' >> '%s/kernel/fork.c'", dir), 0);
+
+	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, src, &info, &e), 0);
+	CU_ASSERT_EQUAL(info.state, DEMO_KEPT);
+	CU_ASSERT_PTR_NOT_NULL(info.notes ? strstr(info.notes, "modified  kernel/fork.c") : NULL);
+	CU_ASSERT_PTR_NULL(info.notes ? strstr(info.notes, "not an ancestor") : NULL);
+	demo_info_free(&info);
+	CU_ASSERT_EQUAL(sh("cd '%s' && test -e OLD && git merge-base --is-ancestor v6.1-demo "
+			   "llvm_v6.1-demo && git merge-base --is-ancestor v6.0-demo v6.1-demo",
+			   dir),
+			0);
+	char *stack =
+	    xasprintf("%s stack --repo %s --format tsv >/dev/null", test_klang_bin(), dir);
+	CU_ASSERT_EQUAL(test_run(stack, NULL, NULL), 0);
+	free(stack);
+
+	/* Tags another klang moved off the kept branch: said, with the way out. */
+	CU_ASSERT_EQUAL(sh("cd '%s' && git tag -f v6.1-demo \"$(git -c user.name=u -c "
+			   "user.email=u@x commit-tree -m x HEAD^{tree})\" >/dev/null",
+			   dir),
+			0);
+	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, src, &info, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(info.notes ? strstr(info.notes, "tag v6.1-demo is not an ancestor")
+					  : NULL);
+	demo_info_free(&info);
+
+	free(cmd);
+	free(dir);
+	free(old_src);
+	test_rmdir(tmp);
+	free(tmp);
+	free(src);
+}
+
 static void test_cli(void)
 {
 	char *tmp = test_tmpdir(), *out, *err;
@@ -537,6 +588,7 @@ void suite_demo(void)
 	CU_add_test(s, "create: tags, branch, every tag, bounded HACK/OBSOLETE", test_create);
 	CU_add_test(s, "re-run keeps the user's changes", test_rerun);
 	CU_add_test(s, "refresh from an older stack", test_refresh);
+	CU_add_test(s, "kept on an older base: tags stay under the branch", test_kept_on_old_base);
 	CU_add_test(s, "klang demo --no-tui", test_cli);
 	CU_add_test(s, "real builds: gcc/clang x x86_64/arm64, warnings", test_build);
 }
