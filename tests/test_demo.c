@@ -317,49 +317,67 @@ static void test_rerun(void)
 	free(src);
 }
 
+/* A demo source an older klang might have shipped, made from this one by
+ * the shell command HOW ('%1$s' this source, '%2$s' the older one), and a
+ * workspace made from it. */
+struct older {
+	char *src, *tmp, *old_src, *dir;
+	size_t npatches;
+};
+
+static void older_make(struct older *o, const char *how)
+{
+	struct demo_info info;
+	struct kerr e;
+	o->src = demo_src();
+	o->tmp = test_tmpdir();
+	o->old_src = xasprintf("%s/src/demo", o->tmp);
+	o->dir = xasprintf("%s/ws", o->tmp);
+	char *cmd = xasprintf(how, o->src, o->old_src);
+	CU_ASSERT_EQUAL_FATAL(test_run(cmd, NULL, NULL), 0);
+	free(cmd);
+	CU_ASSERT_EQUAL_FATAL(demo_prepare(o->dir, o->old_src, &info, &e), 0);
+	o->npatches = info.npatches;
+	demo_info_free(&info);
+}
+
+static void older_free(struct older *o)
+{
+	test_rmdir(o->tmp);
+	free(o->tmp);
+	free(o->dir);
+	free(o->old_src);
+	free(o->src);
+}
+
 /* A workspace made by an older klang (one patch fewer) is brought up to
  * date when nobody changed it. */
 static void test_refresh(void)
 {
 	struct kerr e;
 	struct demo_info info;
-	char *src = demo_src();
-	char *tmp = test_tmpdir();
-	char *old_src = xasprintf("%s/src/demo", tmp);
-	char *dir = xasprintf("%s/ws", tmp);
-	char *cmd =
-	    xasprintf("mkdir -p '%s/stack' && ln -s '%s/tree' '%s/tree' && "
-		      "cp '%s/../demo.yaml' '%s/..' && "
-		      "ls '%s'/stack/*.patch | head -n -1 | xargs -I{} ln -s {} '%s/stack/'",
-		      old_src, src, old_src, src, old_src, src, old_src);
-	CU_ASSERT_EQUAL_FATAL(test_run(cmd, NULL, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, old_src, &info, &e), 0);
-	CU_ASSERT_EQUAL(info.npatches, 22);
-	demo_info_free(&info);
-	CU_ASSERT_EQUAL(sh("! grep -q LINUX_COMPILER '%s/init/version.c'", dir), 0);
+	struct older o;
+	older_make(&o, "mkdir -p '%2$s/stack' && ln -s '%1$s/tree' '%2$s/tree' && "
+		       "cp '%1$s/../demo.yaml' '%2$s/..' && "
+		       "ls '%1$s'/stack/*.patch | head -n -1 | xargs -I{} ln -s {} '%2$s/stack/'");
+	CU_ASSERT_EQUAL(o.npatches, 22);
+	CU_ASSERT_EQUAL(sh("! grep -q LINUX_COMPILER '%s/init/version.c'", o.dir), 0);
 
-	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, src, &info, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(demo_prepare(o.dir, o.src, &info, &e), 0);
 	CU_ASSERT_EQUAL(info.state, DEMO_REFRESHED);
 	CU_ASSERT_EQUAL(info.npatches, 23);
-	CU_ASSERT_EQUAL(sh("grep -q LINUX_COMPILER '%s/init/version.c'", dir), 0);
+	CU_ASSERT_EQUAL(sh("grep -q LINUX_COMPILER '%s/init/version.c'", o.dir), 0);
 	git_repository *r;
-	CU_ASSERT_EQUAL_FATAL(git_repository_open(&r, dir), 0);
+	CU_ASSERT_EQUAL_FATAL(git_repository_open(&r, o.dir), 0);
 	char *tip = rev_id(r, DEMO_BRANCH);
 	CU_ASSERT_STRING_EQUAL(tip, info.head);
 	CU_ASSERT_EQUAL(status_count(r), 0);
 	free(tip);
 	git_repository_free(r);
 	demo_info_free(&info);
-
-	free(cmd);
-	free(dir);
-	free(old_src);
-	test_rmdir(tmp);
-	free(tmp);
-	free(src);
+	older_free(&o);
 }
 
-/* The CLI: --no-tui prints the path and nothing else on stdout. */
 /* A workspace an older klang made on another base, with the user's changes:
  * the branch is kept, and so are the tags it was made on, so that the stack
  * still opens (moving the tags alone left a base that is not under it). */
@@ -367,50 +385,38 @@ static void test_kept_on_old_base(void)
 {
 	struct kerr e;
 	struct demo_info info;
-	char *src = demo_src();
-	char *tmp = test_tmpdir();
-	char *old_src = xasprintf("%s/src/demo", tmp);
-	char *dir = xasprintf("%s/ws", tmp);
-	char *cmd = xasprintf("mkdir -p '%s' && cp -r '%s/tree' '%s/stack' '%s' && "
-			      "cp '%s/../demo.yaml' '%s/..' && echo old > '%s/tree/OLD'",
-			      old_src, src, src, old_src, src, old_src, old_src);
-	CU_ASSERT_EQUAL_FATAL(test_run(cmd, NULL, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, old_src, &info, &e), 0);
-	demo_info_free(&info);
-	CU_ASSERT_EQUAL(sh("echo '/* mine */' >> '%s/kernel/fork.c'", dir), 0);
+	struct older o;
+	older_make(&o, "mkdir -p '%2$s' && cp -r '%1$s/tree' '%1$s/stack' '%2$s' && "
+		       "cp '%1$s/../demo.yaml' '%2$s/..' && echo old > '%2$s/tree/OLD'");
+	CU_ASSERT_EQUAL(sh("echo '/* mine */' >> '%s/kernel/fork.c'", o.dir), 0);
 
-	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, src, &info, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(demo_prepare(o.dir, o.src, &info, &e), 0);
 	CU_ASSERT_EQUAL(info.state, DEMO_KEPT);
 	CU_ASSERT_PTR_NOT_NULL(info.notes ? strstr(info.notes, "modified  kernel/fork.c") : NULL);
 	CU_ASSERT_PTR_NULL(info.notes ? strstr(info.notes, "not an ancestor") : NULL);
 	demo_info_free(&info);
 	CU_ASSERT_EQUAL(sh("cd '%s' && test -e OLD && git merge-base --is-ancestor v6.1-demo "
 			   "llvm_v6.1-demo && git merge-base --is-ancestor v6.0-demo v6.1-demo",
-			   dir),
+			   o.dir),
 			0);
 	char *stack =
-	    xasprintf("%s stack --repo %s --format tsv >/dev/null", test_klang_bin(), dir);
+	    xasprintf("%s stack --repo %s --format tsv >/dev/null", test_klang_bin(), o.dir);
 	CU_ASSERT_EQUAL(test_run(stack, NULL, NULL), 0);
 	free(stack);
 
 	/* Tags another klang moved off the kept branch: said, with the way out. */
 	CU_ASSERT_EQUAL(sh("cd '%s' && git tag -f v6.1-demo \"$(git -c user.name=u -c "
 			   "user.email=u@x commit-tree -m x HEAD^{tree})\" >/dev/null",
-			   dir),
+			   o.dir),
 			0);
-	CU_ASSERT_EQUAL_FATAL(demo_prepare(dir, src, &info, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(demo_prepare(o.dir, o.src, &info, &e), 0);
 	CU_ASSERT_PTR_NOT_NULL(info.notes ? strstr(info.notes, "tag v6.1-demo is not an ancestor")
 					  : NULL);
 	demo_info_free(&info);
-
-	free(cmd);
-	free(dir);
-	free(old_src);
-	test_rmdir(tmp);
-	free(tmp);
-	free(src);
+	older_free(&o);
 }
 
+/* The CLI: --no-tui prints the path and nothing else on stdout. */
 static void test_cli(void)
 {
 	char *tmp = test_tmpdir(), *out, *err;
