@@ -1,9 +1,11 @@
 /* klang's entry point: dispatch to a batch subcommand or open the workbench. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "core/theme.h"
 #include "core/util.h"
 #include "tui/config.h"
 #include "tui/keys.h"
@@ -41,8 +43,53 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nWithout a command, klang opens the workbench on the current repository.\n"
-	      "klang --dump-config prints the effective configuration.\n",
+	      "klang [--repo DIR] --dump-config prints the effective configuration.\n",
 	      f);
+}
+
+/* klang [--repo DIR] --dump-config: the settings the workbench and klang
+ * build would use there, after the same checks (actions, keys, theme). */
+static int dump_config(int argc, char **argv)
+{
+	const char *repo = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--dump-config"))
+			continue;
+		if (strcmp(argv[i], "--repo")) {
+			warnx_("--dump-config: unexpected '%s' (--repo DIR is the one option it "
+			       "takes)",
+			       argv[i]);
+			return EXIT_USAGE;
+		}
+		if (++i == argc) {
+			warnx_("--repo needs a value (see klang --help)");
+			return EXIT_USAGE;
+		}
+		repo = argv[i];
+		if (!is_dir(repo)) {
+			warnx_("--repo %s: %s", repo,
+			       file_exists(repo) ? strerror(ENOTDIR) : strerror(ENOENT));
+			return EXIT_USAGE;
+		}
+	}
+	struct config c;
+	struct theme t;
+	struct kerr e;
+	keys_init();
+	int rc = tui_config_load(&c, repo, &e) || tui_config_apply_keys(&c, &e) ||
+		 (c.theme && theme_load(&t, c.theme, &e));
+	if (rc) {
+		warnx_("%s", e.msg);
+		config_free(&c);
+		return EXIT_USAGE;
+	}
+	if (c.theme)
+		theme_free(&t);
+	char *text = config_dump(&c);
+	fputs(text, stdout);
+	free(text);
+	config_free(&c);
+	return output_written("--dump-config") ? EXIT_OK : EXIT_FOUND;
 }
 
 int main(int argc, char **argv)
@@ -53,21 +100,6 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		}
-		if (!strcmp(argv[1], "--dump-config")) {
-			struct config c;
-			struct kerr e;
-			keys_init();
-			if (tui_config_load(&c, NULL, &e)) {
-				warnx_("%s", e.msg);
-				config_free(&c);
-				return EXIT_USAGE;
-			}
-			char *text = config_dump(&c);
-			fputs(text, stdout);
-			free(text);
-			config_free(&c);
-			return EXIT_OK;
-		}
 		if (!strcmp(argv[1], "--version")) {
 			puts("klang " KLANG_VERSION);
 			return EXIT_OK;
@@ -75,6 +107,9 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 			if (!strcmp(argv[1], commands[i].name))
 				return commands[i].run(argc - 1, argv + 1);
+		for (int i = 1; i < argc && argv[1][0] == '-'; i++)
+			if (!strcmp(argv[i], "--dump-config"))
+				return dump_config(argc, argv);
 		if (argv[1][0] != '-') {
 			warnx_("unknown command '%s' (see klang --help)", argv[1]);
 			return EXIT_USAGE;
