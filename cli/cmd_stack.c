@@ -29,6 +29,7 @@ static void usage(FILE *f)
 	      "  --tag LIST     only patches carrying any of these tags (comma-separated,\n"
 	      "                 case-insensitive); 'none' selects untagged patches\n"
 	      "  --mbox FILE    read the stack from an mbox or patch file instead of git\n"
+	      "                 (- for stdin, e.g. from git format-patch --stdout)\n"
 	      "  --quilt DIR    read the stack from a quilt series (DIR or DIR/series);\n"
 	      "                 with --base, patches are applied in memory on REV\n"
 	      "                 (exit 1 when a patch is malformed: each is listed)\n"
@@ -286,12 +287,13 @@ int cmd_stack(int argc, char **argv)
 			o.head = optarg;
 			break;
 		case 'm':
-			files = optarg;
-			kind = STACK_FILES_MBOX;
-			break;
 		case 'q':
+			if (files) {
+				warnx_("stack: one --mbox FILE or --quilt DIR, not two sources");
+				return EXIT_USAGE;
+			}
 			files = optarg;
-			kind = STACK_FILES_QUILT;
+			kind = c == 'm' ? STACK_FILES_MBOX : STACK_FILES_QUILT;
 			break;
 		case 't':
 			if (parse_tag_filter(optarg, &mask) < 0)
@@ -355,7 +357,8 @@ int cmd_stack(int argc, char **argv)
 	else
 		print_text(stdout, &st);
 	if (st.npatches == 0 && fmt == FMT_TEXT && files) /* no range: name the file */
-		warnx_("stack: no patches in %s%s", files, mask ? " with those tags" : "");
+		warnx_("stack: no patches in %s%s", strcmp(files, "-") ? files : "stdin",
+		       mask ? " with those tags" : "");
 	else if (st.npatches == 0 && fmt == FMT_TEXT)
 		warnx_("stack: no patches in %s..%s%s", st.base_ref, st.head_ref,
 		       mask ? " with those tags" : "");

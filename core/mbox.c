@@ -295,6 +295,8 @@ static bool ends_with_trailers(const char *body)
 
 char *mbox_file_title(const char *source)
 {
+	if (!strcmp(source, "-") || !strcmp(source, "<stdin>"))
+		return xstrdup("stdin");
 	const char *b = strrchr(source, '/');
 	b = b ? b + 1 : source;
 	size_t n = strlen(b);
@@ -570,9 +572,12 @@ int mbox_read(struct patch_files *pf, const char *path, const struct patch_read_
 	      struct kerr *e)
 {
 	size_t len;
-	char *text = read_file(path, &len, e);
+	bool is_stdin = !strcmp(path, "-"); /* git format-patch --stdout | klang stack --mbox - */
+	char *text = read_file(is_stdin ? "/dev/stdin" : path, &len, e);
 	if (!text)
 		return -1;
+	if (is_stdin)
+		path = "<stdin>";
 	if (memchr(text, '\0', len)) {
 		free(text);
 		patch_files_malformed(pf, path, 0, "binary file, not a patch or mbox");

@@ -266,6 +266,41 @@ static void test_files(void)
 	free(cmd);
 	free(out);
 	free(err);
+	/* the mbox on stdin: the same rows */
+	char *file_rows = NULL, *stdin_rows = NULL;
+	cmd = xasprintf("'%s' stack --mbox '%s' --format tsv", test_klang_bin(), mbox);
+	CU_ASSERT_EQUAL(test_run(cmd, &file_rows, NULL), 0);
+	free(cmd);
+	cmd = xasprintf("'%s' stack --mbox - --format tsv < '%s'", test_klang_bin(), mbox);
+	CU_ASSERT_EQUAL(test_run(cmd, &stdin_rows, NULL), 0);
+	CU_ASSERT_STRING_EQUAL(stdin_rows ? stdin_rows : "", file_rows ? file_rows : "-");
+	free(cmd);
+	free(file_rows);
+	free(stdin_rows);
+	cmd = xasprintf("'%s' stack --mbox - < /dev/null", test_klang_bin());
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 1);
+	CU_ASSERT_STRING_EQUAL(
+	    err ? err : "", "klang: <stdin>: empty file: no patch in it (before the first patch)\n"
+			    "klang: stack: no patches in stdin\n");
+	free(cmd);
+	free(out);
+	free(err);
+	/* one source at a time; the workbench cannot take its patches on stdin */
+	static const char *const refused[][2] = {
+	    {"stack --mbox a --quilt b",
+	     "klang: stack: one --mbox FILE or --quilt DIR, not two sources\n"},
+	    {"--quilt b --mbox a", "klang: one --mbox FILE or --quilt DIR, not two sources\n"},
+	    {"--mbox -", "klang: --mbox -: the workbench reads its keys from the terminal; save "
+			 "the patches to a file (or list them with klang stack --mbox -)\n"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		cmd = xasprintf("'%s' %s", test_klang_bin(), refused[i][0]);
+		CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
+		CU_ASSERT_STRING_EQUAL(err ? err : "", refused[i][1]);
+		free(cmd);
+		free(out);
+		free(err);
+	}
 	free(mbox);
 	free(quilt);
 }

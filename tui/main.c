@@ -90,10 +90,19 @@ static int parse_args(int argc, char **argv, struct tui_opts *o)
 			return -1;
 		}
 		if (i + 1 >= argc) {
-			warnx_("%s needs a value", a);
+			warnx_("%s needs a value (see klang --help)", a);
 			return -1;
 		}
 		*dst = argv[++i];
+	}
+	if (o->mbox && o->quilt) {
+		warnx_("one --mbox FILE or --quilt DIR, not two sources");
+		return -1;
+	}
+	if (o->mbox && !strcmp(o->mbox, "-")) {
+		warnx_("--mbox -: the workbench reads its keys from the terminal; save the "
+		       "patches to a file (or list them with klang stack --mbox -)");
+		return -1;
 	}
 	return 0;
 }
