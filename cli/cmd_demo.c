@@ -138,7 +138,8 @@ int cmd_demo(int argc, char **argv)
 		fputs(info.notes, stderr);
 	int rc = EXIT_OK;
 	if (no_tui) {
-		puts(info.dir);
+		puts(info.dir); /* what scripts take from it */
+		rc = output_written("demo") ? EXIT_OK : EXIT_FOUND;
 	} else {
 		char *tv[] = {"klang",	     "--repo",	    info.dir,
 			      "--patchset",  info.patchset, theme ? "--theme" : NULL,

@@ -434,6 +434,12 @@ static void test_cli(void)
 	free(err);
 	free(cmd);
 	free(want);
+	/* the path is its product: not written, exit 1 */
+	cmd = xasprintf("'%s' demo '%s/ws' --no-tui > /dev/full", test_klang_bin(), tmp);
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, &err), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "\nklang: demo: cannot write the output\n"));
+	free(err);
+	free(cmd);
 
 	cmd = xasprintf("'%s' demo --help", test_klang_bin());
 	CU_ASSERT_EQUAL(test_run(cmd, &out, NULL), 0);
