@@ -112,7 +112,8 @@ static int cmp_pair(const void *a, const void *b)
  * its summary or record was written, after the log once the build finished;
  * a log left alone for 10 minutes counts too (copied in, or its klang was
  * killed). `info` (the summary or record, may be NULL) gives its config; a
- * build that failed before compiling anything has nothing to compare. The
+ * build that failed before compiling anything has nothing to compare, and a
+ * cancelled one only half a log (a failed one keeps what it compiled). The
  * same file found twice (its out directory and its record) counts once.
  * Takes path. */
 static void consider(struct scan *s, const char *arch, size_t alen, int kind, char *path,
@@ -122,7 +123,8 @@ static void consider(struct scan *s, const char *arch, size_t alen, int kind, ch
 	const char *status = json_string_value(json_object_get(info, "status"));
 	const char *config = json_string_value(json_object_get(info, "config"));
 	bool empty = status && strcmp(status, "ok") &&
-		     json_integer_value(json_object_get(info, "objects")) == 0;
+		     (json_integer_value(json_object_get(info, "objects")) == 0 ||
+		      !strcmp(status, "cancelled"));
 	if (empty || stat(path, &sl) || !S_ISREG(sl.st_mode) ||
 	    !((written && written->st_mtime >= sl.st_mtime) || sl.st_mtime < time(NULL) - 600)) {
 		free(path);

@@ -24,7 +24,7 @@ struct buildlog_pair {
 /* Scan out/ and builds/ of <repo>/.klang and of its home in the cache. A toolchain "gcc*" or a path
  * ending in gcc is GCC, "llvm*" and "clang*" are Clang. Per arch, the two
  * logs are of the same config (the newest such pair); a build that failed
- * before compiling anything is left out. A build counts once
+ * before compiling anything is left out, and so is a cancelled one. A build counts once
  * it finished (summary.json or its record written after its log, or a log
  * untouched for 10 minutes):
  * a log still being written is never read. Arches with both compilers,

@@ -173,6 +173,7 @@ static void test_buildlogs(void)
 	const char *rec = "{\"name\": \"%s\", \"arch\": \"%s\", \"toolchain\": \"%s\", "
 			  "\"status\": \"%s\", \"objects\": %d, \"log\": \"%s\"%s}\n";
 	char *af = xasprintf("%s/elsewhere/arm64-llvm-failed/build.log", top);
+	char *ac = xasprintf("%s/elsewhere/arm64-llvm-cancelled/build.log", top);
 	char *rd = xasprintf("%s/elsewhere/riscv-llvm-defconfig/build.log", top);
 	char *ra = xasprintf("%s/elsewhere/riscv-llvm-again/build.log", top);
 	char *ra_dir = xasprintf(", \"out_dir\": \"%s/elsewhere/riscv-llvm-again\"", top);
@@ -196,6 +197,9 @@ static void test_buildlogs(void)
 	    /* newer, but its log is of a later run, cancelled before it compiled
 	     * anything: the summary.json beside it says so */
 	    {"riscv-llvm-again.json", "riscv", "llvm", ra, "ok", ra_dir, 9, 1700000900, 1700000800},
+	    /* the newest of all, but cancelled halfway: half a log is not compared */
+	    {"arm64-llvm-cancelled.json", "arm64", "llvm", ac, "cancelled", "", 5, time(NULL) + 100,
+	     time(NULL) + 200},
 	};
 	size_t loglen;
 	char *logtext = read_file(x86_clang, &loglen, &e);
@@ -239,6 +243,7 @@ static void test_buildlogs(void)
 	test_rmdir(recs);
 	free(broken);
 	free(af);
+	free(ac);
 	free(rd);
 	free(ra);
 	free(ra_dir);
