@@ -196,6 +196,7 @@ struct annot {
 	struct diag_families *fam;
 	struct group_rules *rules;
 	struct triage *tri;
+	bool fps; /* the output shows fingerprints */
 };
 
 static void annot_free(struct annot *an)
@@ -225,6 +226,7 @@ static int annot_load(const struct args *a, struct annot *an)
 		annot_free(an);
 		return EXIT_USAGE;
 	}
+	an->fps = a->fmt == F_JSON || a->fmt == F_SARIF;
 	return EXIT_OK;
 }
 
@@ -233,6 +235,8 @@ static void annot_apply(const struct annot *an, struct diag_set *s)
 	diag_families_apply(an->fam, s);
 	group_apply(an->rules, s);
 	triage_apply(an->tri, s);
+	if (an->fps)
+		diag_set_fingerprints(s);
 }
 
 /* Read logs into s, then annotate it (unless `an` is NULL). arches (or
@@ -483,6 +487,7 @@ static int cmd_triage(struct args *a)
 			struct diag_set *s = diag_set_new();
 			struct diag_parser_opts o = opts_for(a, a->cc);
 			rc = read_logs(s, a->logs[1], NULL, a->nlogs[1], &o, NULL);
+			diag_set_fingerprints(s);
 			for (size_t i = 0; !rc && i < diag_set_size(s) && !found; i++)
 				if (diag_fp(diag_set_get(s, i)) == fp)
 					found = diag_set_get(s, i);

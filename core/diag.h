@@ -142,9 +142,18 @@ void diag_mask_numbers(const char *msg, struct strbuf *out);
 /* Triage identity that survives unrelated edits: file, flag, message with
  * numbers masked, and the text of the echoed source line(s). */
 uint64_t diag_fingerprint(const struct diag *d);
+/* The fingerprints of a set's diagnostics, each place told apart: places
+ * whose diag_fingerprint() is the same (one warning twice on a line,
+ * or on two lines that read alike) get it mixed with their rank by line and
+ * column, the first keeping it as it is (so a triage made before still
+ * holds). Copies at one place (another arch, another number in the message)
+ * share it. Run before diag_fp() is asked of a set's diagnostics; again
+ * after more were added. */
+void diag_set_fingerprints(struct diag_set *s);
 /* The fingerprint of a stored diagnostic, kept once worked out (its
- * location, flag, message and source do not change once stored). Not for
- * two threads on one diagnostic. */
+ * location, flag, message and source do not change once stored); without
+ * diag_set_fingerprints(), the place's alone. Not for two threads on one
+ * diagnostic. */
 uint64_t diag_fp(const struct diag *d);
 
 const char *diag_kind_name(enum diag_kind k);

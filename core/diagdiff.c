@@ -385,6 +385,8 @@ void diag_diff_baseline(struct diag_set *old, struct diag_set *cur, bool ignore_
 	struct strmap byfp = STRMAP_INIT, bynear = STRMAP_INIT;
 	struct strbuf k = STRBUF_INIT;
 	size_t cap = 0;
+	diag_set_fingerprints(old);
+	diag_set_fingerprints(cur);
 	for (size_t i = 0; i < diag_set_size(old); i++) {
 		struct diag *d = diag_set_get(old, i);
 		d->base = DIAG_BASE_FIXED;

@@ -53,6 +53,7 @@ struct diag_set {
 	const char *find_msg;
 	size_t find_msg_len;
 	uint64_t find_msg_hash;
+	size_t fps_done; /* diag_set_fingerprints() ran with this many */
 };
 
 static inline uint64_t mix(uint64_t a, uint64_t b)
@@ -782,6 +783,45 @@ uint64_t diag_fingerprint(const struct diag *d)
 	if (!loc_eq(&d->loc, &d->spell))
 		h = hash_str(d->spell.file, h);
 	return h;
+}
+
+struct fp_place {
+	uint64_t fp;
+	unsigned line, col;
+	struct diag *d;
+};
+
+static int cmp_fp_place(const void *pa, const void *pb)
+{
+	const struct fp_place *a = pa, *b = pb;
+	if (a->fp != b->fp)
+		return a->fp < b->fp ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return (a->col > b->col) - (a->col < b->col);
+}
+
+void diag_set_fingerprints(struct diag_set *s)
+{
+	if (!s || s->fps_done == s->n)
+		return;
+	struct fp_place *v = xmalloc((s->n + 1) * sizeof(*v));
+	for (size_t i = 0; i < s->n; i++) {
+		struct diag *d = &s->items[i]->d;
+		v[i] = (struct fp_place){diag_fingerprint(d), d->loc.line, d->loc.col, d};
+	}
+	qsort(v, s->n, sizeof(*v), cmp_fp_place);
+	uint64_t k = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (!i || v[i].fp != v[i - 1].fp)
+			k = 0;
+		else if (v[i].line != v[i - 1].line || v[i].col != v[i - 1].col)
+			k++;
+		v[i].d->fp_cache = k ? mix(v[i].fp ^ k, 0x9e3779b97f4a7c15ull) : v[i].fp;
+		v[i].d->fp_known = true;
+	}
+	free(v);
+	s->fps_done = s->n;
 }
 
 uint64_t diag_fp(const struct diag *d)

@@ -282,6 +282,7 @@ void triage_apply(const struct triage *t, struct diag_set *s)
 {
 	if (!t->map.n)
 		return;
+	diag_set_fingerprints(s);
 	for (size_t i = 0; i < diag_set_size(s); i++) {
 		struct diag *d = diag_set_get(s, i);
 		const struct triage_entry *en = triage_get(t, diag_fp(d));

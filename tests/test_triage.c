@@ -123,9 +123,60 @@ static void test_bad_store(void)
 	free(dir);
 }
 
+/* One warning twice on a line (Clang's -Wenum-conversion on both arms of a
+ * ?:) and again on another line that reads alike: three places, three
+ * fingerprints, the first keeping the one it had; the same place from
+ * another unit shares its place's. A status set on one place is on it
+ * alone. */
+static void test_places_apart(void)
+{
+#define W(line, col)                                                                               \
+	"drivers/net/dummy.c:" #line ":" #col                                                      \
+	": warning: implicit conversion from enumeration type 'enum dummy_carrier' to "            \
+	"different enumeration type 'enum netdev_state' [-Wenum-conversion]\n"                     \
+	"        dev->state = on ? DUMMY_CARRIER_ON : DUMMY_CARRIER_OFF;\n"                        \
+	"                   ~      ^~~~~~~~~~~~~~~~\n"
+	const char *log = "  CC      drivers/net/dummy.o\n" W(22, 39) W(22, 20)
+	    W(40, 20) "  CC      drivers/net/other.o\n" W(22, 20);
+#undef W
+	struct diag_set *s = dt_parse_text(log, DIAG_CC_CLANG);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(diag_set_size(s), 3);
+	struct diag *a = NULL, *b = NULL, *c = NULL;
+	for (size_t i = 0; i < diag_set_size(s); i++) {
+		struct diag *d = diag_set_get(s, i);
+		*(d->loc.line == 40 ? &c : d->loc.col == 20 ? &a : &b) = d;
+	}
+	CU_ASSERT_FATAL(a && b && c);
+	uint64_t place = diag_fingerprint(a);
+	CU_ASSERT_EQUAL(diag_fingerprint(b), place); /* alike, place by place */
+	diag_set_fingerprints(s);
+	CU_ASSERT_EQUAL(diag_fp(a), place); /* line 22 column 20: first, kept */
+	CU_ASSERT_NOT_EQUAL(diag_fp(b), place);
+	CU_ASSERT_NOT_EQUAL(diag_fp(c), place);
+	CU_ASSERT_NOT_EQUAL(diag_fp(b), diag_fp(c));
+	CU_ASSERT_EQUAL(a->occurrences, 2);
+
+	struct triage *t = triage_new();
+	triage_set(t, diag_fp(b), TRIAGE_CONFIRMED, NULL, b);
+	struct diag_set *again = dt_parse_text(log, DIAG_CC_CLANG);
+	triage_apply(t, again);
+	unsigned confirmed = 0;
+	for (size_t i = 0; i < diag_set_size(again); i++)
+		if (diag_set_get(again, i)->status == TRIAGE_CONFIRMED) {
+			confirmed++;
+			CU_ASSERT_EQUAL(diag_set_get(again, i)->loc.col, 39);
+		}
+	CU_ASSERT_EQUAL(confirmed, 1);
+	triage_free(t);
+	diag_set_free(again);
+	diag_set_free(s);
+}
+
 void suite_triage(void)
 {
 	CU_pSuite s = CU_add_suite("triage", NULL, NULL);
 	CU_add_test(s, "save, load, apply", test_roundtrip);
 	CU_add_test(s, "bad store", test_bad_store);
+	CU_add_test(s, "places with one fingerprint told apart", test_places_apart);
 }

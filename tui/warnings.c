@@ -179,6 +179,8 @@ void warnings_view_free(void)
 static void apply_triage(void)
 {
 	for (int k = 0; k < 2; k++)
+		diag_set_fingerprints(W.s[k]);
+	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; W.tri && i < diag_set_size(W.s[k]); i++) {
 			struct diag *d = diag_set_get(W.s[k], i);
 			const struct triage_entry *en = triage_get(W.tri, diag_fp(d));
