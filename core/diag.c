@@ -152,11 +152,21 @@ static void take_includes(struct diag_parser *p, const char *file, size_t filele
 		p->istate = I_NONE;
 		return;
 	}
-	size_t tu = p->imulti ? p->nnext - 1 : 0;
+	const char *outer = p->ib.buf + p->next[p->imulti ? p->nnext - 1 : 0].file;
+	/* GCC may print a chain that stops at a header (it had printed the
+	 * rest before): its unit is the one of the diagnostic before, if that
+	 * was in this header, else the one its "In function" line names */
+	if (!is_unit(outer) && !(p->sticky_file.len && !strcmp(p->sticky_file.buf, outer) &&
+				 is_unit(sb_str(&p->sticky_tu)))) {
+		bool ctx = p->ctx_fresh && is_unit(sb_str(&p->ctx_file));
+		sb_reset(&p->sticky_tu);
+		sb_adds(&p->sticky_tu, ctx ? p->ctx_file.buf : outer);
+	} else if (is_unit(outer)) {
+		sb_reset(&p->sticky_tu);
+		sb_adds(&p->sticky_tu, outer);
+	}
 	sb_reset(&p->sticky_file);
 	sb_add(&p->sticky_file, file, filelen);
-	sb_reset(&p->sticky_tu);
-	sb_adds(&p->sticky_tu, p->ib.buf + p->next[tu].file);
 	if (attach) {
 		ALLOC_GROW(p->incs, p->nnext, p->icap);
 		for (size_t i = 0; i < p->nnext; i++) {
@@ -196,7 +206,7 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	/* after take_includes: it adds to pb, which may move */
 	const char *file = p->pb.buf + p->spell.file;
 	if (p->nincs)
-		p->tu = p->incs[0].file;
+		p->tu = pb_add(&p->pb, p->sticky_tu.buf, p->sticky_tu.len);
 	else if (l->line && p->sticky_file.len && !strcmp(p->sticky_file.buf, file))
 		p->tu = pb_add(&p->pb, p->sticky_tu.buf, p->sticky_tu.len);
 	else if (l->line && is_unit(file))
@@ -205,6 +215,7 @@ static void start_diag(struct diag_parser *p, const struct lex_diag *l, enum dia
 	if (p->ctx_func.len && !p->o.brief &&
 	    !strcmp(sb_str(&p->ctx_file), p->pb.buf + p->spell.file))
 		p->func = pb_raw(&p->pb, p->ctx_func.buf, p->ctx_func.len);
+	p->ctx_fresh = false;
 	if (kind == DIAG_ERROR)
 		p->counts.errors++;
 	else
@@ -341,6 +352,7 @@ static void context_line(struct diag_parser *p, const struct lex_diag *l)
 	sb_reset(&p->ctx_file);
 	sb_add(&p->ctx_file, l->path, l->pathlen);
 	sb_reset(&p->ctx_func);
+	p->ctx_fresh = true;
 	if (l->func) {
 		sb_add(&p->ctx_func, l->func, l->funclen);
 		p->gcc_votes++;

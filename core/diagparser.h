@@ -88,8 +88,9 @@ struct diag_parser {
 
 	/* last include context: the file it was printed for and its unit */
 	struct strbuf sticky_file, sticky_tu;
-	/* gcc's "In function" context */
+	/* gcc's "In function" context; fresh: printed since the last diagnostic */
 	struct strbuf ctx_file, ctx_func;
+	bool ctx_fresh;
 
 	enum echo_state echo;
 	size_t echo_note; /* NONE: the diagnostic itself */

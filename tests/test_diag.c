@@ -572,6 +572,47 @@ static void test_fingerprint(void)
 	diag_set_free(c);
 }
 
+/* GCC 12 (the demo's build) printed an include chain that stops at a
+ * header, the rest having been printed before: the unit is still the .c
+ * file, from the diagnostic before in that header or else from the
+ * "In function" line, not the header the chain stops at. */
+static void test_cut_include_chain(void)
+{
+	static const char chain[] =
+	    "In file included from /w/demo/include/linux/kernel.h:8,\n"
+	    "                 from /w/demo/include/linux/fs.h:5:\n"
+	    "/w/demo/fs/proc/root.c: In function \xe2\x80\x98proc_remove\xe2\x80\x99:\n"
+	    "/w/demo/include/linux/printk.h:29:33: warning: pointer \xe2\x80\x98"
+	    "de\xe2\x80\x99 used after \xe2\x80\x98kfree\xe2\x80\x99 [-Wuse-after-free]\n"
+	    "   29 | #define pr_info(fmt, ...)       printk(KERN_INFO pr_fmt(fmt), "
+	    "##__VA_ARGS__)\n"
+	    "      |                                 ^~~~~~~~~~~~~~~~~~~~~\n"
+	    "/w/demo/fs/proc/root.c:41:17: note: in expansion of macro "
+	    "\xe2\x80\x98pr_info\xe2\x80\x99\n"
+	    "   41 |                 pr_info(\"proc: removed /proc/%s\\n\", de->name);\n"
+	    "      |                 ^~~~~~~\n";
+	static const char before[] =
+	    "  CC      fs/proc/root.o\n"
+	    "In file included from /w/demo/include/linux/proc_fs.h:5,\n"
+	    "                 from /w/demo/fs/proc/root.c:4:\n"
+	    "/w/demo/include/linux/fs.h:47:12: warning: \xe2\x80\x98inode_is_dir\xe2\x80\x99 "
+	    "defined but not used [-Wunused-function]\n"
+	    "   47 | static int inode_is_dir(const struct inode *inode)\n"
+	    "      |            ^~~~~~~~~~~~\n";
+	for (int with_before = 0; with_before < 2; with_before++) {
+		char *log =
+		    xasprintf("%s%s", with_before ? before : "  CC      fs/proc/root.o\n", chain);
+		struct diag_set *s = dt_parse_text(log, DIAG_CC_GCC);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		const struct diag *d = dt_find(s, "fs/proc/root.c", 41, "use-after-free");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		CU_ASSERT_EQUAL(d->ntus, 1);
+		CU_ASSERT_STRING_EQUAL(d->ntus ? d->tus[0] : "", "fs/proc/root.c");
+		diag_set_free(s);
+		free(log);
+	}
+}
+
 void suite_diag(void)
 {
 	CU_pSuite s = CU_add_suite("diag", NULL, NULL);
@@ -586,4 +627,5 @@ void suite_diag(void)
 	CU_add_test(s, "source root detection", test_root_detection);
 	CU_add_test(s, "bad input", test_bad_input);
 	CU_add_test(s, "fingerprint", test_fingerprint);
+	CU_add_test(s, "an include chain cut short: the unit all the same", test_cut_include_chain);
 }
