@@ -625,7 +625,8 @@ static void test_copy_keys(void)
 {
 	struct run r;
 	run_init(&r);
-	run_script(&r, "4j\n:save-display 1\ny\n:save-display 2\nY\n:save-display 3\n");
+	run_script(&r, "4j\n:save-display 1\ny\n:save-display 2\nY\n:save-display 3\n"
+		       "<Enter>y\n:save-display 4\njjY\n:save-display 5\ny\n:save-display 6\n");
 	const char *loc = "include/linux/sunrpc/xdr.h:752:10";
 	char *url = links_cbl_issue_url("-Wtautological-constant-out-of-range-compare");
 	char *seq_loc = osc52_sequence(loc, strlen(loc), OSC52_PLAIN);
@@ -636,6 +637,10 @@ static void test_copy_keys(void)
 	CU_ASSERT(has(r.s[1], "\nresult of comparison of constant 4611686018427387903"));
 	CU_ASSERT(has(r.s[2], "copied location: include/linux/sunrpc/xdr.h:752:10"));
 	CU_ASSERT(has(r.s[3], "copied ClangBuiltLinux issue search: https://"));
+	/* from the source pane too: the line under its cursor */
+	CU_ASSERT(has(r.s[4], "copied location: include/linux/sunrpc/xdr.h:752:10"));
+	CU_ASSERT(has(r.s[5], "copied ClangBuiltLinux issue search: https://"));
+	CU_ASSERT(has(r.s[6], "copied location: include/linux/sunrpc/xdr.h:746\n"));
 	free(term);
 	free(seq_url);
 	free(seq_loc);

@@ -9,6 +9,7 @@
 
 #include "core/blame.h"
 #include "core/diagout.h"
+#include "tui/links.h"
 #include "tui/prompt.h"
 
 #include "tui/views.h"
@@ -304,6 +305,16 @@ static bool source_request(struct view *v, int action)
 		else if (S.d)
 			warnings_blame(S.at.file, S.at.line);
 		return true;
+	case ACT_COPY: /* the place under the cursor, else the warning's */
+		if (S.d) {
+			struct strbuf at = STRBUF_INIT;
+			diag_loc_text(&at,
+				      l && l->kind != SRC_HEADER && l->at.line ? &l->at : &S.at);
+			tui_copy("location", sb_str(&at));
+			sb_free(&at);
+		}
+		return true;
+	case ACT_COPY_LINK:
 	case ACT_WARN_SIDE:
 	case ACT_WARN_ARCH:
 	case ACT_WARN_STATUS_FILTER:
