@@ -472,7 +472,12 @@ static bool stack_grep(struct view *v, size_t lineno, const regex_t *re)
 {
 	(void)v;
 	const struct patch *p = &S.st->patches[S.rows[lineno]];
-	return p->subject && regexec(re, p->subject, 0, NULL, 0) == 0;
+	/* what the row shows: the subject, the author, the id (from its start) */
+	char id[13];
+	snprintf(id, sizeof(id), "%.12s", p->id);
+	return (p->subject && regexec(re, p->subject, 0, NULL, 0) == 0) ||
+	       (p->author && regexec(re, p->author, 0, NULL, 0) == 0) ||
+	       regexec(re, id, 0, NULL, REG_NOTEOL) == 0;
 }
 
 static void stack_status(struct view *v, struct strbuf *sb)

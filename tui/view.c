@@ -231,6 +231,19 @@ const regex_t *view_search_regex(void)
 	return have_search ? &search_re : NULL;
 }
 
+/* "/TEXT: match 2 of 5, line 7 of 23": where the cursor's match is */
+static void report_match(struct view *v, size_t line, bool wrapped)
+{
+	size_t nth = 0, total = 0;
+	for (size_t i = 0; i < v->lines; i++)
+		if (v->ops->grep(v, i, &search_re)) {
+			total++;
+			nth += i <= line;
+		}
+	report("/%s: match %zu of %zu, line %zu of %zu%s", search_text, nth, total, line + 1,
+	       v->lines, wrapped ? " (wrapped)" : "");
+}
+
 static void find(struct view *v, int dir)
 {
 	if (!have_search) {
@@ -244,9 +257,9 @@ static void find(struct view *v, int dir)
 	for (size_t i = 1; i <= v->lines; i++) {
 		size_t n = (v->lineno + v->lines + (size_t)dir * i) % v->lines;
 		if (v->ops->grep(v, n, &search_re)) {
-			report("/%s: line %zu of %zu%s", search_text, n + 1, v->lines,
-			       (dir > 0) == (n <= v->lineno) ? " (wrapped)" : "");
+			bool wrapped = (dir > 0) == (n <= v->lineno);
 			view_select_line(v, n);
+			report_match(v, n, wrapped);
 			return;
 		}
 	}
@@ -282,7 +295,7 @@ static void search_done(const char *text, void *data)
 	/* a match on the current line counts when starting a search */
 	if (v->lines && v->ops->grep && v->ops->grep(v, v->lineno, &search_re) &&
 	    (v->ops->flags & VIEW_CURSOR)) {
-		report("/%s: line %zu of %zu", text, v->lineno + 1, v->lines);
+		report_match(v, v->lineno, false);
 		return;
 	}
 	find(v, 1);
