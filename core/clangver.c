@@ -34,7 +34,8 @@ static void copy_trim(char *dst, size_t size, const char *s, size_t n)
 }
 
 /* Read "14", "14.0", "14.0.6" and what follows up to a space; returns the
- * end, or NULL if `s` does not start with a digit. */
+ * end, or NULL if `s` does not start with a digit or a part is above
+ * CLANGVER_PART_MAX. */
 static const char *parse_numbers(const char *s, struct clang_version *v)
 {
 	int *parts[3] = {&v->major, &v->minor, &v->patch};
@@ -45,9 +46,9 @@ static const char *parse_numbers(const char *s, struct clang_version *v)
 	while (v->nparts < 3 && isdigit((unsigned char)*s)) {
 		long n = 0;
 		while (isdigit((unsigned char)*s)) {
-			if (n < 1000000)
-				n = n * 10 + (*s - '0');
-			s++;
+			n = n * 10 + (*s++ - '0');
+			if (n > CLANGVER_PART_MAX)
+				return NULL;
 		}
 		*parts[v->nparts++] = (int)n;
 		if (*s == '.' && isdigit((unsigned char)s[1]) && v->nparts < 3)
@@ -69,16 +70,8 @@ int clangver_parse(const char *s, struct clang_version *v)
 		return -1;
 	while (isspace((unsigned char)*s))
 		s++;
-	if (!strncasecmp(s, "clang-", 6) || !strncasecmp(s, "llvm-", 5))
-		s = strchr(s, '-') + 1;
-	else if (!strncasecmp(s, "clang", 5) || !strncasecmp(s, "llvm", 4))
-		s += s[0] == 'c' || s[0] == 'C' ? 5 : 4;
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == 'v' || *s == 'V')
-		s++;
 	const char *end = parse_numbers(s, v);
-	if (!end)
+	if (!end || v->suffix[0]) /* "14abc", "1e3", "0x10", "14.0.6.1" */
 		return -1;
 	while (isspace((unsigned char)*end))
 		end++;

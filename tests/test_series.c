@@ -408,6 +408,10 @@ static void test_cli_formats(void)
 		const char *args, *msg;
 	} bad[] = {
 	    {"--clang soon", "--clang 'soon' is not a version"},
+	    {"--clang 14abc", "--clang '14abc' is not a version"},
+	    {"--clang 14.0.6.1", "--clang '14.0.6.1' is not a version"},
+	    {"--clang 99999999999999999999", "is not a version"},
+	    {"--clang 14 --override 1=until:15xyz", "'until:15xyz' is not keep, drop"},
 	    {"--clang 14 --base nope", "base 'nope' not found"},
 	    {"--clang 14 --export /tmp/x", "--export DIR and --as"},
 	    {"--clang 14 --export /tmp/x --as tar", "--as must be mbox or quilt"},
