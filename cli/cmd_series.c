@@ -159,6 +159,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return warnx_("series: --head does not go with --mbox or --quilt"), -1;
 	if (a->force && !a->apply)
 		return warnx_("series: --force only goes with --apply"), -1;
+	if (a->apply && !apply_branch_name_valid(a->apply))
+		return warnx_("series: '%s' is not a valid branch name", a->apply), -1;
 	return 0;
 }
 

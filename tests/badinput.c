@@ -45,6 +45,9 @@ const struct badinput_row badinput_rows[] = {
      "klang: series: branch 'exists' exists; klang will not overwrite it "
      "(--force replaces a branch klang created)",
      "cd r && test $(git rev-parse exists^) = $(git rev-parse v1.0)"},
+    {"a branch name that is not one on apply", NULL, SERIES " --apply HEAD", 2,
+     "klang: series: 'HEAD' is not a valid branch name",
+     "cd r && ! git show-ref --verify -q refs/heads/HEAD"},
 
     /* YAML: patchsets */
     {"YAML syntax error", "printf 'rules: [\\n' > syntax.yaml",
