@@ -67,17 +67,27 @@ static void on_signal(int sig)
 	signals_seen++;
 }
 
-static void split_list(const char *list, char ***out, size_t *n)
+/* Adds the comma-separated names of `list`; false if one is empty ("",
+ * "arm64,,x86_64", "arm64,"), and then adds none. */
+static bool split_list(const char *list, char ***out, size_t *n)
 {
-	char *copy = xstrdup(list), *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	char *copy = xstrdup(list), *end;
+	size_t n0 = *n;
+	bool ok = true;
+	for (char *t = copy; ok && t; t = end ? end + 1 : NULL) {
+		if ((end = strchr(t, ',')))
+			*end = '\0';
 		t = str_trim(t);
-		if (!*t)
-			continue;
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		(*out)[(*n)++] = xstrdup(t);
+		ok = *t;
+		if (ok) {
+			*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+			(*out)[(*n)++] = xstrdup(t);
+		}
 	}
 	free(copy);
+	while (!ok && *n > n0)
+		free((*out)[--*n]);
+	return ok;
 }
 
 static int cpu_count(void)
@@ -283,10 +293,13 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->repo = optarg;
 			break;
 		case 'a':
-			split_list(optarg, &o->arches, &o->narch);
-			break;
 		case 't':
-			split_list(optarg, &o->toolchains, &o->ntc);
+			if (!split_list(optarg, c == 'a' ? &o->arches : &o->toolchains,
+					c == 'a' ? &o->narch : &o->ntc)) {
+				warnx_("build: %s '%s': an empty name in the list",
+				       c == 'a' ? "--arch" : "--toolchain", optarg);
+				return -1;
+			}
 			break;
 		case 'c':
 			o->config = optarg;
@@ -464,6 +477,10 @@ int cmd_build(int argc, char **argv)
 	int status = EXIT_USAGE;
 	if (!is_dir(o.repo)) {
 		warnx_("build: --repo %s: not a directory", o.repo);
+		goto out;
+	}
+	if (file_exists(out) && !is_dir(out)) {
+		warnx_("build: --out %s: not a directory", out);
 		goto out;
 	}
 	if (bmgr_init(&m, o.jobs ? o.jobs : cpu_count(), &e) < 0) {

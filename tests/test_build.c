@@ -247,6 +247,18 @@ static void test_usage_errors(void)
 	    {"--arch arm64,arm64 --toolchain gcc", "arm64-gcc given twice"},
 	    {"--arch arm64 --toolchain gcc --fragment /no/such.config", "/no/such.config"},
 	    {"--arch arm64 --toolchain gcc --bogus", "unknown option '--bogus'"},
+	    {"--arch '' --toolchain gcc", "--arch '': an empty name in the list"},
+	    {"--arch arm64,,x86_64 --toolchain gcc", "--arch 'arm64,,x86_64': an empty name"},
+	    {"--arch arm64 --toolchain ''", "--toolchain '': an empty name in the list"},
+	    {"--arch arm64 --toolchain llvm,", "--toolchain 'llvm,': an empty name"},
+	    {"--arch arm64 --toolchain gcc -- O=/tmp/x", "klang sets O itself (use --out)"},
+	    {"--arch arm64 --toolchain gcc -- ARCH=x86_64", "klang sets ARCH itself (use --arch)"},
+	    {"--arch arm64 --toolchain gcc -- LLVM=1", "klang sets LLVM itself (use --toolchain"},
+	    {"--arch arm64 --toolchain gcc --config /nonexistent/.config",
+	     "--config /nonexistent/.config: No such file or directory"},
+	    {"--arch arm64 --toolchain gcc --config /etc", "--config /etc: a directory"},
+	    {"--arch arm64 --toolchain gcc --out /etc/passwd",
+	     "--out /etc/passwd: not a directory"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *cmd = xasprintf("%s build --repo %s --out %s/o %s", test_klang_bin(), tree,
@@ -256,6 +268,9 @@ static void test_usage_errors(void)
 		if (!strstr(err, cases[i].msg))
 			fprintf(stderr, "\n%s: %s", cases[i].args, err);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].msg));
+		char *o = xasprintf("%s/o", dir); /* nothing written */
+		CU_ASSERT_FALSE(file_exists(o));
+		free(o);
 		free(err);
 		free(cmd);
 	}
