@@ -330,12 +330,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
-		case ':':
-			warnx_("build: %s needs a value", argv[optind - 1]);
-			return -1;
 		default:
-			warnx_("build: unknown option '%s' (see klang build --help)",
-			       argv[optind - 1]);
+			option_error("build", c, argv);
 			return -1;
 		}
 	}

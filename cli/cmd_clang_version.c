@@ -101,9 +101,15 @@ int cmd_clang_version(int argc, char **argv)
 	bool all = false, json = false;
 	int c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
+			if (!*optarg) { /* not $CC or clang: say so */
+				warnx_("clang-version: --cc needs a value (see klang clang-version "
+				       "--help)");
+				return EXIT_USAGE;
+			}
 			cc = optarg;
 			break;
 		case 'a':
@@ -121,12 +127,12 @@ int cmd_clang_version(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return option_error("clang-version", c, argv);
 		}
 	}
 	if (optind < argc) {
-		warnx_("clang-version: unexpected argument '%s'", argv[optind]);
+		warnx_("clang-version: unexpected argument '%s' (see klang clang-version --help)",
+		       argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (all)

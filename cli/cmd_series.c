@@ -86,7 +86,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			a->patchset = optarg;
@@ -140,8 +140,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			usage(stdout);
 			return 1;
 		default:
-			warnx_("series: bad option '%s' (see klang series --help)",
-			       argv[optind - 1]);
+			option_error("series", c, argv);
 			return -1;
 		}
 	}
@@ -149,6 +148,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return warnx_("series: unexpected argument '%s' (see klang series --help)",
 			      argv[optind]),
 		       -1;
+	if (a->cc && !*a->cc)
+		return warnx_("series: --cc needs a value (see klang series --help)"), -1;
 	if (a->clang && a->cc)
 		return warnx_("series: give --clang or --cc, not both"), -1;
 	if (!a->export_dir != !a->as)

@@ -126,6 +126,10 @@ const struct badinput_row badinput_rows[] = {
      "klang clang-version --cc ./fakecc", 2,
      "klang: clang-version: ./fakecc is not clang: no Clang version in 'gcc (Debian 12.2.0-14) "
      "12.2.0'"},
+    {"an option without its value", NULL, "klang clang-version --cc", 2,
+     "klang: clang-version: --cc needs a value (see klang clang-version --help)"},
+    {"an empty compiler name", NULL, "klang clang-version --cc ''", 2,
+     "klang: clang-version: --cc needs a value (see klang clang-version --help)"},
     {"not a Clang version", NULL, "klang series --repo r --base v1.0 --clang soon", 2,
      "klang: series: --clang 'soon' is not a version (5, 5.0, 14.0.6)"},
 
