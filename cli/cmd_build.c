@@ -57,7 +57,8 @@ static const char usage_text[] =
     "Writes OUT/<arch>-<toolchain>/build.log (the complete make output) and\n"
     "summary.json, and OUT/summary.json for all builds. Ctrl-C cancels every build\n"
     "(SIGTERM to its process group, SIGKILL 5 s later; a second Ctrl-C kills at once).\n"
-    "Exit status: 0 all builds ok, 1 a build failed or was cancelled, 2 bad usage.\n";
+    "Exit status: 0 all builds ok, 1 a build failed or was cancelled (or this output\n"
+    "could not be written), 2 bad usage.\n";
 
 static volatile sig_atomic_t signals_seen;
 
@@ -530,6 +531,8 @@ int cmd_build(int argc, char **argv)
 	for (size_t i = 0; i < m.nbuilds; i++)
 		if (m.builds[i]->status != BUILD_OK || m.builds[i]->error)
 			status = EXIT_FOUND;
+	if (!output_written("build"))
+		status = EXIT_FOUND;
 	free(v.seen);
 	bmgr_free(&m);
 out:

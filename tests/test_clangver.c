@@ -177,6 +177,15 @@ static void test_fake_compilers_on_path(void)
 
 	/* The CLI: $CC honoured, --cc wins, Apple is said to be Apple's. */
 	char *out, *err;
+	/* every form fails (1) when its output is lost */
+	static const char *const forms[] = {"", "--format json", "--all", "--all --format json"};
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		char *cmd = xasprintf("PATH='%s:%s' CC=clang-6 '%s' clang-version %s > /dev/full",
+				      path, old, test_klang_bin(), forms[i]);
+		CU_ASSERT_EQUAL(test_run(cmd, NULL, &err), 1);
+		CU_ASSERT_STRING_EQUAL(err, "klang: clang-version: cannot write the output\n");
+		free(err), free(cmd);
+	}
 	char *cmd =
 	    xasprintf("PATH='%s:%s' CC=clang-6 '%s' clang-version", path, old, test_klang_bin());
 	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
