@@ -14,11 +14,14 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void copy_trim(char *dst, size_t size, const char *s, size_t n)
@@ -218,6 +221,47 @@ static char **split_words(const char *s, size_t *n)
 	return argv;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Read the child's output into sb until EOF, or until the child has exited
+ * and nothing more is waiting (a process it left in the background may hold
+ * the pipe open). 0, or -1 when it took CLANGVER_TIMEOUT seconds or printed
+ * more than 64 KiB; *st is its wait status once it exited. */
+static int read_version(int fd, pid_t pid, struct strbuf *sb, int *st)
+{
+	double deadline = now() + CLANGVER_TIMEOUT;
+	bool exited = false;
+	for (;;) {
+		struct pollfd pfd = {fd, POLLIN, 0};
+		int left = (int)((deadline - now()) * 1000);
+		if (left <= 0 || sb->len > 65536)
+			return -1;
+		int r = poll(&pfd, 1, exited ? 0 : left < 100 ? left : 100);
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r > 0) {
+			char buf[4096];
+			ssize_t n = read(fd, buf, sizeof(buf));
+			if (n == 0)
+				break;
+			if (n > 0)
+				sb_add(sb, buf, (size_t)n);
+		} else if (r == 0 && exited) {
+			return 0;
+		}
+		if (!exited)
+			exited = waitpid(pid, st, WNOHANG) == pid;
+	}
+	while (!exited && waitpid(pid, st, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
 /* Run argv with "--version" appended; stdout and stderr together into out. */
 static int run_version(char **words, size_t nwords, char **out, struct kerr *e)
 {
@@ -234,40 +278,38 @@ static int run_version(char **words, size_t nwords, char **out, struct kerr *e)
 		char **argv = xcalloc(nwords + 2, sizeof(*argv));
 		memcpy(argv, words, nwords * sizeof(*argv));
 		argv[nwords] = "--version";
+		setpgid(0, 0); /* what it leaves behind is killed with it */
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		close(fds[0]);
 		close(fds[1]);
 		execvp(argv[0], argv);
-		_exit(127);
+		_exit(errno == ENOENT || errno == ENOTDIR ? 127 : 126);
 	}
+	setpgid(pid, pid);
 	close(fds[1]);
 	struct strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	ssize_t r;
-	while ((r = read(fds[0], buf, sizeof(buf))) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (sb.len < 65536)
-			sb_add(&sb, buf, (size_t)r);
-	}
+	int st = 0;
+	int rc = read_version(fds[0], pid, &sb, &st);
 	close(fds[0]);
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !strstr(sb_str(&sb), "version")) {
-		sb_free(&sb);
-		return kerr_set(e, "%s: command not found", words[0]);
+	kill(-pid, SIGKILL);
+	if (rc < 0) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		rc = sb.len > 65536 ? kerr_set(e, "%s --version printed more than 64 KiB", words[0])
+				    : kerr_set(e, "%s --version did not finish in %d s", words[0],
+					       CLANGVER_TIMEOUT);
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !strstr(sb_str(&sb), "version")) {
+		rc = kerr_set(e, "%s: command not found", words[0]);
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 126 && !sb.len) {
+		rc = kerr_set(e, "%s: not executable", words[0]);
+	} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		rc = kerr_set(e, "'%s --version' failed", words[0]);
 	}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		sb_free(&sb);
-		return kerr_set(e, "'%s --version' failed", words[0]);
-	}
-	*out = sb_detach(&sb);
-	return 0;
+	if (rc == 0)
+		*out = sb_detach(&sb);
+	sb_free(&sb);
+	return rc;
 }
 
 int clangver_detect(const char *cc, struct clang_version *v, struct kerr *e)

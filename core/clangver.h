@@ -39,7 +39,11 @@ const char *clangver_str_short(const struct clang_version *v, char *buf, size_t 
 /* The compiler klang uses by default: `cc` if given, else $CC, else "clang".
  * $CC may carry a wrapper or flags ("ccache clang"): its words are kept. */
 const char *clangver_default_cc(const char *cc);
-/* Run `CC --version` (CC split into words, found on PATH) and parse it. */
+/* How long `CC --version` may take, in seconds. */
+#define CLANGVER_TIMEOUT 10
+
+/* Run `CC --version` (CC split into words, found on PATH) and parse it; a
+ * compiler that hangs is given up after CLANGVER_TIMEOUT seconds. */
 int clangver_detect(const char *cc, struct clang_version *v, struct kerr *e);
 
 /* One clang found on PATH. */

@@ -126,6 +126,8 @@ const struct badinput_row badinput_rows[] = {
      "klang clang-version --cc ./fakecc", 2,
      "klang: clang-version: ./fakecc is not clang: no Clang version in 'gcc (Debian 12.2.0-14) "
      "12.2.0'"},
+    {"a compiler that cannot be run", "printf 'clang\\n' > notexec && chmod 644 notexec",
+     "klang clang-version --cc ./notexec", 2, "klang: clang-version: ./notexec: not executable"},
     {"an option without its value", NULL, "klang clang-version --cc", 2,
      "klang: clang-version: --cc needs a value (see klang clang-version --help)"},
     {"an empty compiler name", NULL, "klang clang-version --cc ''", 2,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -131,15 +132,60 @@ static void test_detect_real_clang14(void)
 }
 
 /* A fake compiler: a script printing `text` for --version. */
-static void fake_cc(const char *dir, const char *name, const char *text)
+static void write_script(const char *dir, const char *name, const char *body)
 {
 	char *path = xasprintf("%s/%s", dir, name);
-	char *script = xasprintf("#!/bin/sh\necho '%s'\n", text); /* a builtin: PATH is ours */
+	char *script = xasprintf("#!/bin/sh\n%s\n", body);
 	struct kerr e;
 	CU_ASSERT_EQUAL(write_file_atomic(path, script, strlen(script), &e), 0);
 	chmod(path, 0755);
 	free(script);
 	free(path);
+}
+
+static void fake_cc(const char *dir, const char *name, const char *text)
+{
+	char *body = xasprintf("echo '%s'", text); /* a builtin: PATH is ours */
+	write_script(dir, name, body);
+	free(body);
+}
+
+/* A compiler that hangs, streams or leaves a process holding its output is
+ * given up (CLANGVER_TIMEOUT), not waited for; a file that cannot run is said
+ * to be not executable. */
+static void test_stuck_compilers(void)
+{
+	char *dir = test_tmpdir();
+	write_script(dir, "bg", "echo 'clang version 15.0.0'\nsleep 100 &");
+	write_script(dir, "hang", "echo 'clang version 15.0.0'\nexec sleep 100");
+	write_script(dir, "yes", "exec yes");
+	write_script(dir, "plain", "");
+	char *plain = xasprintf("%s/plain", dir);
+	chmod(plain, 0644);
+	static const struct {
+		const char *name, *msg;
+		int most; /* seconds */
+	} cases[] = {
+	    {"bg", NULL, 5},
+	    {"hang", "hang --version did not finish in 10 s", CLANGVER_TIMEOUT + 5},
+	    {"yes", "yes --version printed more than 64 KiB", 5},
+	    {"plain", "plain: not executable", 5},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *cc = xasprintf("%s/%s", dir, cases[i].name);
+		struct clang_version v;
+		struct kerr e = {""};
+		time_t t0 = time(NULL);
+		int rc = clangver_detect(cc, &v, &e);
+		CU_ASSERT(time(NULL) - t0 <= cases[i].most);
+		CU_ASSERT_EQUAL(rc, cases[i].msg ? -1 : 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, cases[i].msg ? cases[i].msg : ""));
+		CU_ASSERT_EQUAL(v.major, cases[i].msg ? 0 : 15);
+		free(cc);
+	}
+	free(plain);
+	test_rmdir(dir);
+	free(dir);
 }
 
 static void test_fake_compilers_on_path(void)
@@ -257,4 +303,5 @@ void suite_clangver(void)
 	CU_add_test(s, "partial versions and their order", test_parse_compare);
 	CU_add_test(s, "detect the real clang-14", test_detect_real_clang14);
 	CU_add_test(s, "fake compilers on PATH, klang clang-version", test_fake_compilers_on_path);
+	CU_add_test(s, "compilers that hang, stream or cannot run", test_stuck_compilers);
 }
