@@ -57,7 +57,8 @@ static const char usage_text[] =
     "Writes OUT/<arch>-<toolchain>/build.log (the complete make output) and\n"
     "summary.json, and OUT/summary.json for all builds. Ctrl-C cancels every build\n"
     "(SIGTERM to its process group, SIGKILL 5 s later; a second Ctrl-C kills at once).\n"
-    "Exit status: 0 all builds ok, 1 a build failed or was cancelled, 2 bad usage.\n";
+    "Exit status: 0 all builds ok, 1 a build failed or was cancelled (or this output\n"
+    "could not be written), 2 bad usage.\n";
 
 static volatile sig_atomic_t signals_seen;
 
@@ -67,17 +68,27 @@ static void on_signal(int sig)
 	signals_seen++;
 }
 
-static void split_list(const char *list, char ***out, size_t *n)
+/* Adds the comma-separated names of `list`; false if one is empty ("",
+ * "arm64,,x86_64", "arm64,"), and then adds none. */
+static bool split_list(const char *list, char ***out, size_t *n)
 {
-	char *copy = xstrdup(list), *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	char *copy = xstrdup(list), *end;
+	size_t n0 = *n;
+	bool ok = true;
+	for (char *t = copy; ok && t; t = end ? end + 1 : NULL) {
+		if ((end = strchr(t, ',')))
+			*end = '\0';
 		t = str_trim(t);
-		if (!*t)
-			continue;
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		(*out)[(*n)++] = xstrdup(t);
+		ok = *t;
+		if (ok) {
+			*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+			(*out)[(*n)++] = xstrdup(t);
+		}
 	}
 	free(copy);
+	while (!ok && *n > n0)
+		free((*out)[--*n]);
+	return ok;
 }
 
 static int cpu_count(void)
@@ -283,10 +294,13 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->repo = optarg;
 			break;
 		case 'a':
-			split_list(optarg, &o->arches, &o->narch);
-			break;
 		case 't':
-			split_list(optarg, &o->toolchains, &o->ntc);
+			if (!split_list(optarg, c == 'a' ? &o->arches : &o->toolchains,
+					c == 'a' ? &o->narch : &o->ntc)) {
+				warnx_("build: %s '%s': an empty name in the list",
+				       c == 'a' ? "--arch" : "--toolchain", optarg);
+				return -1;
+			}
 			break;
 		case 'c':
 			o->config = optarg;
@@ -317,12 +331,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
-		case ':':
-			warnx_("build: %s needs a value", argv[optind - 1]);
-			return -1;
 		default:
-			warnx_("build: unknown option '%s' (see klang build --help)",
-			       argv[optind - 1]);
+			option_error("build", c, argv);
 			return -1;
 		}
 	}
@@ -466,6 +476,10 @@ int cmd_build(int argc, char **argv)
 		warnx_("build: --repo %s: not a directory", o.repo);
 		goto out;
 	}
+	if (file_exists(out) && !is_dir(out)) {
+		warnx_("build: --out %s: not a directory", out);
+		goto out;
+	}
 	if (bmgr_init(&m, o.jobs ? o.jobs : cpu_count(), &e) < 0) {
 		warnx_("build: %s", e.msg);
 		goto out;
@@ -517,6 +531,8 @@ int cmd_build(int argc, char **argv)
 	for (size_t i = 0; i < m.nbuilds; i++)
 		if (m.builds[i]->status != BUILD_OK || m.builds[i]->error)
 			status = EXIT_FOUND;
+	if (!output_written("build"))
+		status = EXIT_FOUND;
 	free(v.seen);
 	bmgr_free(&m);
 out:

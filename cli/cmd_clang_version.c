@@ -22,7 +22,8 @@ static void usage(FILE *f)
 	      "Vendor builds are recognised (Debian, Ubuntu, Android, Chromium OS, Fedora,\n"
 	      "Homebrew, ...). Apple clang numbers Apple's releases, not LLVM's: klang says\n"
 	      "so and does not guess the LLVM version.\n\n"
-	      "Exit status: 0, or 2 when the compiler is missing or is not clang.\n",
+	      "Exit status: 0; 1 when the output cannot be written; 2 when the compiler is\n"
+	      "missing or is not clang.\n",
 	      f);
 }
 
@@ -53,7 +54,7 @@ static void apple_note(const char *cc, const struct clang_version *v)
 	       v->detail[0] ? ")" : "");
 }
 
-static int list_all(bool json)
+static void list_all(bool json)
 {
 	size_t n;
 	struct clang_found *f = clangver_find_all(&n);
@@ -85,7 +86,6 @@ static int list_all(bool json)
 		warnx_("no clang or clang-N on PATH");
 	}
 	clangver_found_free(f, n);
-	return EXIT_OK;
 }
 
 int cmd_clang_version(int argc, char **argv)
@@ -101,9 +101,15 @@ int cmd_clang_version(int argc, char **argv)
 	bool all = false, json = false;
 	int c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
+			if (!*optarg) { /* not $CC or clang: say so */
+				warnx_("clang-version: --cc needs a value (see klang clang-version "
+				       "--help)");
+				return EXIT_USAGE;
+			}
 			cc = optarg;
 			break;
 		case 'a':
@@ -121,16 +127,18 @@ int cmd_clang_version(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return option_error("clang-version", c, argv);
 		}
 	}
 	if (optind < argc) {
-		warnx_("clang-version: unexpected argument '%s'", argv[optind]);
+		warnx_("clang-version: unexpected argument '%s' (see klang clang-version --help)",
+		       argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (all)
-		return list_all(json);
+	if (all) {
+		list_all(json);
+		return output_written("clang-version") ? EXIT_OK : EXIT_FOUND;
+	}
 	struct clang_version v;
 	struct kerr e;
 	cc = clangver_default_cc(cc);
@@ -150,5 +158,5 @@ int cmd_clang_version(int argc, char **argv)
 		char b[32];
 		printf("%s%s\n", v.apple ? "Apple " : "", clangver_str(&v, b, sizeof(b)));
 	}
-	return EXIT_OK;
+	return output_written("clang-version") ? EXIT_OK : EXIT_FOUND;
 }

@@ -73,7 +73,7 @@ int cmd_demo(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			no_tui = true;
@@ -98,9 +98,7 @@ int cmd_demo(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		default:
-			warnx_("demo: unknown option '%s' (see klang demo --help)",
-			       argv[optind - 1]);
-			return EXIT_USAGE;
+			return option_error("demo", c, argv);
 		}
 	}
 	if (argc - optind > 1) {

@@ -86,7 +86,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			a->patchset = optarg;
@@ -140,8 +140,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			usage(stdout);
 			return 1;
 		default:
-			warnx_("series: bad option '%s' (see klang series --help)",
-			       argv[optind - 1]);
+			option_error("series", c, argv);
 			return -1;
 		}
 	}
@@ -149,6 +148,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return warnx_("series: unexpected argument '%s' (see klang series --help)",
 			      argv[optind]),
 		       -1;
+	if (a->cc && !*a->cc)
+		return warnx_("series: --cc needs a value (see klang series --help)"), -1;
 	if (a->clang && a->cc)
 		return warnx_("series: give --clang or --cc, not both"), -1;
 	if (!a->export_dir != !a->as)
@@ -159,6 +160,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return warnx_("series: --head does not go with --mbox or --quilt"), -1;
 	if (a->force && !a->apply)
 		return warnx_("series: --force only goes with --apply"), -1;
+	if (a->apply && !apply_branch_name_valid(a->apply))
+		return warnx_("series: '%s' is not a valid branch name", a->apply), -1;
 	return 0;
 }
 

@@ -275,7 +275,7 @@ int cmd_stack(int argc, char **argv)
 	int c;
 	optind = 0; /* full reset: getopt may have run before */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			o.repo = optarg;
@@ -315,8 +315,7 @@ int cmd_stack(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		default:
-			warnx_("stack: bad option '%s' (see klang stack --help)", argv[optind - 1]);
-			return EXIT_USAGE;
+			return option_error("stack", c, argv);
 		}
 	}
 	if (optind < argc) {

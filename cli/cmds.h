@@ -17,4 +17,10 @@ int cmd_demo(int argc, char **argv);
  * If not, says so as "klang: CMD: cannot write the output". */
 bool output_written(const char *cmd);
 
+/* What getopt_long returned for a bad option (its optstring starts with ':',
+ * opterr is 0), said in one line: "klang: CMD: --x needs a value (see klang
+ * CMD --help)" for ':', "klang: CMD: unknown option '--y' (see ...)" else.
+ * Returns EXIT_USAGE. */
+int option_error(const char *cmd, int c, char **argv);
+
 #endif

@@ -1,5 +1,6 @@
 /* klang's entry point: dispatch to a batch subcommand or open the workbench. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,18 @@ bool output_written(const char *cmd)
 		return true;
 	warnx_("%s: cannot write the output", cmd);
 	return false;
+}
+
+int option_error(const char *cmd, int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	char shrt[3] = {'-', (char)optopt, '\0'};
+	const char *opt = str_startswith(arg, "--") || !optopt ? arg : shrt;
+	if (c == ':')
+		warnx_("%s: %s needs a value (see klang %s --help)", cmd, opt, cmd);
+	else
+		warnx_("%s: unknown option '%s' (see klang %s --help)", cmd, opt, cmd);
+	return EXIT_USAGE;
 }
 
 static void usage(FILE *f)

@@ -95,16 +95,23 @@ static void print_text(FILE *f, const struct series *s, const char *from)
 		fprintf(f, "%*zu %s %.12s ", w, it->patch->index, it->keep ? "keep" : "DROP",
 			it->patch->id);
 		put_flat(f, it->patch->subject);
-		fprintf(f, "\n%*s %s\n", w + 18, "", it->reason);
+		fprintf(f, "\n%*s ", w + 18, "");
+		put_flat(f, it->reason); /* a rule's why: is the patchset's text */
+		fputc('\n', f);
 		if (it->version_unknown && it->nhints) {
 			fprintf(f, "%*s suggestions:", w + 18, "");
-			for (size_t h = 0; h < it->nhints; h++)
-				fprintf(f, "%s %s (\"%s\")", h ? "," : "", it->hints[h].version,
-					it->hints[h].text);
+			for (size_t h = 0; h < it->nhints; h++) {
+				fprintf(f, "%s %s (\"", h ? "," : "", it->hints[h].version);
+				put_flat(f, it->hints[h].text);
+				fputs("\")", f);
+			}
 			fputc('\n', f);
 		}
-		if (it->warning)
-			fprintf(f, "%*s warning: %s\n", w + 18, "", it->warning);
+		if (it->warning) {
+			fprintf(f, "%*s warning: ", w + 18, "");
+			put_flat(f, it->warning);
+			fputc('\n', f);
+		}
 	}
 	fputc('\n', f);
 	print_counts(f, s);
@@ -218,7 +225,11 @@ void series_print(FILE *f, const struct series *s, enum series_format fmt, const
 void series_print_warnings(FILE *f, const struct series *s)
 {
 	for (size_t i = 0; i < s->nitems; i++)
-		if (s->items[i].warning)
-			fprintf(f, "klang: warning: patch %zu (%s): %s\n", i + 1,
-				s->items[i].patch->subject, s->items[i].warning);
+		if (s->items[i].warning) {
+			fprintf(f, "klang: warning: patch %zu (", i + 1);
+			put_flat(f, s->items[i].patch->subject);
+			fputs("): ", f);
+			put_flat(f, s->items[i].warning);
+			fputc('\n', f);
+		}
 }

@@ -293,13 +293,21 @@ static bool klang_owns(git_repository *repo, const char *ref, const git_oid *tip
 	return ok;
 }
 
+bool apply_branch_name_valid(const char *branch)
+{
+	int valid = 0;
+	gw_libinit();
+	/* libgit2 refuses HEAD and -x; refs/heads/x would make refs/heads/refs/heads/x */
+	return git_branch_name_is_valid(&valid, branch) == 0 && valid &&
+	       !str_startswith(branch, "refs/");
+}
+
 /* Refuse what must not be touched: an invalid name, a branch klang did not
  * create, a branch checked out. */
 static int check_branch(git_repository *repo, const char *branch, const char *ref, bool force,
 			struct kerr *e)
 {
-	int valid = 0;
-	if (git_reference_name_is_valid(&valid, ref) < 0 || !valid || branch[0] == '-')
+	if (!apply_branch_name_valid(branch))
 		return kerr_set(e, "'%s' is not a valid branch name", branch);
 	git_reference *old = NULL;
 	if (git_reference_lookup(&old, repo, ref) < 0)

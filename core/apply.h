@@ -33,6 +33,9 @@ struct apply_result {
  * applied, 1 on a conflict (res says where), -1 on an error. */
 int apply_build(struct series *s, struct git_repository *repo, struct apply_result *res,
 		struct kerr *e);
+/* May klang create refs/heads/BRANCH? Not for a name git refuses, "HEAD",
+ * "-x" or "refs/...". */
+bool apply_branch_name_valid(const char *branch);
 /* Build and create refs/heads/BRANCH at the result. Refuses (-1) when BRANCH
  * exists, unless `force` and klang created it and it is not checked out.
  * Nothing is written to the repository on a conflict (1). */

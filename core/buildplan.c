@@ -4,6 +4,7 @@
 #include "core/buildplan.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -228,6 +229,23 @@ static int check_arch(const char *srcdir, const char *arch, struct kerr *e)
 	return rc;
 }
 
+/* A make variable that is not klang's to set: it must be NAME=VALUE and not
+ * one that would build somewhere else or with another toolchain than the
+ * build's directory, log and record say. */
+static int check_makevar(const char *var, struct kerr *e)
+{
+	static const char *const own[][2] = {
+	    {"O", "--out"}, {"ARCH", "--arch"}, {"LLVM", "--toolchain llvm or llvm-N"}};
+	if (!is_make_assignment(var))
+		return kerr_set(e, "'%s': not a make variable assignment (NAME=VALUE)", var);
+	size_t n = strcspn(var, "=");
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
+		if (strlen(own[i][0]) == n && !strncmp(var, own[i][0], n))
+			return kerr_set(e, "'%s': klang sets %s itself (use %s)", var, own[i][0],
+					own[i][1]);
+	return 0;
+}
+
 struct build *buildplan_new(const struct build_spec *s, const char *make, int jobs, struct kerr *e)
 {
 	struct toolchain tc;
@@ -236,11 +254,8 @@ struct build *buildplan_new(const struct build_spec *s, const char *make, int jo
 		return NULL;
 	}
 	for (size_t i = 0; i < s->nmakevars; i++)
-		if (!is_make_assignment(s->makevars[i])) {
-			kerr_set(e, "'%s': not a make variable assignment (NAME=VALUE)",
-				 s->makevars[i]);
+		if (check_makevar(s->makevars[i], e) < 0)
 			return NULL;
-		}
 	if (strspn(s->arch, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s->arch)) {
 		kerr_set(e, "'%s': not an ARCH name", s->arch);
 		return NULL;
@@ -249,6 +264,14 @@ struct build *buildplan_new(const struct build_spec *s, const char *make, int jo
 	bool config_file = strchr(config, '/') || file_exists(config);
 	if (!config_file && !is_config_target(config)) {
 		kerr_set(e, "--config '%s': no such file, and not a config target", config);
+		return NULL;
+	}
+	if (config_file && access(config, R_OK) < 0) {
+		kerr_set(e, "--config %s: %s", config, strerror(errno));
+		return NULL;
+	}
+	if (config_file && is_dir(config)) {
+		kerr_set(e, "--config %s: a directory, not a .config file", config);
 		return NULL;
 	}
 	char *srcmk = xasprintf("%s/Makefile", s->srcdir);

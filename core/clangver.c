@@ -14,11 +14,14 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void copy_trim(char *dst, size_t size, const char *s, size_t n)
@@ -34,7 +37,8 @@ static void copy_trim(char *dst, size_t size, const char *s, size_t n)
 }
 
 /* Read "14", "14.0", "14.0.6" and what follows up to a space; returns the
- * end, or NULL if `s` does not start with a digit. */
+ * end, or NULL if `s` does not start with a digit or a part is above
+ * CLANGVER_PART_MAX. */
 static const char *parse_numbers(const char *s, struct clang_version *v)
 {
 	int *parts[3] = {&v->major, &v->minor, &v->patch};
@@ -45,9 +49,9 @@ static const char *parse_numbers(const char *s, struct clang_version *v)
 	while (v->nparts < 3 && isdigit((unsigned char)*s)) {
 		long n = 0;
 		while (isdigit((unsigned char)*s)) {
-			if (n < 1000000)
-				n = n * 10 + (*s - '0');
-			s++;
+			n = n * 10 + (*s++ - '0');
+			if (n > CLANGVER_PART_MAX)
+				return NULL;
 		}
 		*parts[v->nparts++] = (int)n;
 		if (*s == '.' && isdigit((unsigned char)s[1]) && v->nparts < 3)
@@ -69,16 +73,8 @@ int clangver_parse(const char *s, struct clang_version *v)
 		return -1;
 	while (isspace((unsigned char)*s))
 		s++;
-	if (!strncasecmp(s, "clang-", 6) || !strncasecmp(s, "llvm-", 5))
-		s = strchr(s, '-') + 1;
-	else if (!strncasecmp(s, "clang", 5) || !strncasecmp(s, "llvm", 4))
-		s += s[0] == 'c' || s[0] == 'C' ? 5 : 4;
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s == 'v' || *s == 'V')
-		s++;
 	const char *end = parse_numbers(s, v);
-	if (!end)
+	if (!end || v->suffix[0]) /* "14abc", "1e3", "0x10", "14.0.6.1" */
 		return -1;
 	while (isspace((unsigned char)*end))
 		end++;
@@ -225,6 +221,47 @@ static char **split_words(const char *s, size_t *n)
 	return argv;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Read the child's output into sb until EOF, or until the child has exited
+ * and nothing more is waiting (a process it left in the background may hold
+ * the pipe open). 0, or -1 when it took CLANGVER_TIMEOUT seconds or printed
+ * more than 64 KiB; *st is its wait status once it exited. */
+static int read_version(int fd, pid_t pid, struct strbuf *sb, int *st)
+{
+	double deadline = now() + CLANGVER_TIMEOUT;
+	bool exited = false;
+	for (;;) {
+		struct pollfd pfd = {fd, POLLIN, 0};
+		int left = (int)((deadline - now()) * 1000);
+		if (left <= 0 || sb->len > 65536)
+			return -1;
+		int r = poll(&pfd, 1, exited ? 0 : left < 100 ? left : 100);
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r > 0) {
+			char buf[4096];
+			ssize_t n = read(fd, buf, sizeof(buf));
+			if (n == 0)
+				break;
+			if (n > 0)
+				sb_add(sb, buf, (size_t)n);
+		} else if (r == 0 && exited) {
+			return 0;
+		}
+		if (!exited)
+			exited = waitpid(pid, st, WNOHANG) == pid;
+	}
+	while (!exited && waitpid(pid, st, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
 /* Run argv with "--version" appended; stdout and stderr together into out. */
 static int run_version(char **words, size_t nwords, char **out, struct kerr *e)
 {
@@ -241,40 +278,38 @@ static int run_version(char **words, size_t nwords, char **out, struct kerr *e)
 		char **argv = xcalloc(nwords + 2, sizeof(*argv));
 		memcpy(argv, words, nwords * sizeof(*argv));
 		argv[nwords] = "--version";
+		setpgid(0, 0); /* what it leaves behind is killed with it */
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		close(fds[0]);
 		close(fds[1]);
 		execvp(argv[0], argv);
-		_exit(127);
+		_exit(errno == ENOENT || errno == ENOTDIR ? 127 : 126);
 	}
+	setpgid(pid, pid);
 	close(fds[1]);
 	struct strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	ssize_t r;
-	while ((r = read(fds[0], buf, sizeof(buf))) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (sb.len < 65536)
-			sb_add(&sb, buf, (size_t)r);
-	}
+	int st = 0;
+	int rc = read_version(fds[0], pid, &sb, &st);
 	close(fds[0]);
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !strstr(sb_str(&sb), "version")) {
-		sb_free(&sb);
-		return kerr_set(e, "%s: command not found", words[0]);
+	kill(-pid, SIGKILL);
+	if (rc < 0) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		rc = sb.len > 65536 ? kerr_set(e, "%s --version printed more than 64 KiB", words[0])
+				    : kerr_set(e, "%s --version did not finish in %d s", words[0],
+					       CLANGVER_TIMEOUT);
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !strstr(sb_str(&sb), "version")) {
+		rc = kerr_set(e, "%s: command not found", words[0]);
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 126 && !sb.len) {
+		rc = kerr_set(e, "%s: not executable", words[0]);
+	} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		rc = kerr_set(e, "'%s --version' failed", words[0]);
 	}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		sb_free(&sb);
-		return kerr_set(e, "'%s --version' failed", words[0]);
-	}
-	*out = sb_detach(&sb);
-	return 0;
+	if (rc == 0)
+		*out = sb_detach(&sb);
+	sb_free(&sb);
+	return rc;
 }
 
 int clangver_detect(const char *cc, struct clang_version *v, struct kerr *e)

@@ -19,8 +19,12 @@ struct clang_version {
 	bool apple;	 /* Apple's own numbering: NOT an LLVM version */
 };
 
-/* A version as a user writes it: "5", "5.0", "14.0.6", also "v14", "clang-14",
- * "14.0.6-1ubuntu1". -1 if `s` holds no version. */
+/* The largest number a part of a version may be (LLVM is at 20). */
+#define CLANGVER_PART_MAX 999
+
+/* A version as a user writes it: "5", "5.0" or "14.0.6", decimal digits,
+ * each part 0..CLANGVER_PART_MAX (blanks around it are ignored). -1 for
+ * anything else: "14abc", "1e3", "0x10", "14.0.6.1", "v14", "-1". */
 int clangver_parse(const char *s, struct clang_version *v);
 /* Read the version from `clang --version` output (any vendor). -1 with a
  * message quoting the first line when no Clang version is in it. */
@@ -35,7 +39,11 @@ const char *clangver_str_short(const struct clang_version *v, char *buf, size_t 
 /* The compiler klang uses by default: `cc` if given, else $CC, else "clang".
  * $CC may carry a wrapper or flags ("ccache clang"): its words are kept. */
 const char *clangver_default_cc(const char *cc);
-/* Run `CC --version` (CC split into words, found on PATH) and parse it. */
+/* How long `CC --version` may take, in seconds. */
+#define CLANGVER_TIMEOUT 10
+
+/* Run `CC --version` (CC split into words, found on PATH) and parse it; a
+ * compiler that hangs is given up after CLANGVER_TIMEOUT seconds. */
 int clangver_detect(const char *cc, struct clang_version *v, struct kerr *e);
 
 /* One clang found on PATH. */

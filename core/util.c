@@ -288,8 +288,8 @@ int mkdir_p(const char *path, struct kerr *e)
 		}
 		*s = '/';
 	}
-	if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-		kerr_set(e, "%s: %s", p, strerror(errno));
+	if (mkdir(p, 0755) < 0 && (errno != EEXIST || !is_dir(p))) {
+		kerr_set(e, "%s: %s", p, strerror(errno == EEXIST ? ENOTDIR : errno));
 		free(p);
 		return -1;
 	}

@@ -45,6 +45,9 @@ const struct badinput_row badinput_rows[] = {
      "klang: series: branch 'exists' exists; klang will not overwrite it "
      "(--force replaces a branch klang created)",
      "cd r && test $(git rev-parse exists^) = $(git rev-parse v1.0)"},
+    {"a branch name that is not one on apply", NULL, SERIES " --apply HEAD", 2,
+     "klang: series: 'HEAD' is not a valid branch name",
+     "cd r && ! git show-ref --verify -q refs/heads/HEAD"},
 
     /* YAML: patchsets */
     {"YAML syntax error", "printf 'rules: [\\n' > syntax.yaml",
@@ -123,6 +126,12 @@ const struct badinput_row badinput_rows[] = {
      "klang clang-version --cc ./fakecc", 2,
      "klang: clang-version: ./fakecc is not clang: no Clang version in 'gcc (Debian 12.2.0-14) "
      "12.2.0'"},
+    {"a compiler that cannot be run", "printf 'clang\\n' > notexec && chmod 644 notexec",
+     "klang clang-version --cc ./notexec", 2, "klang: clang-version: ./notexec: not executable"},
+    {"an option without its value", NULL, "klang clang-version --cc", 2,
+     "klang: clang-version: --cc needs a value (see klang clang-version --help)"},
+    {"an empty compiler name", NULL, "klang clang-version --cc ''", 2,
+     "klang: clang-version: --cc needs a value (see klang clang-version --help)"},
     {"not a Clang version", NULL, "klang series --repo r --base v1.0 --clang soon", 2,
      "klang: series: --clang 'soon' is not a version (5, 5.0, 14.0.6)"},
 
@@ -147,6 +156,19 @@ const struct badinput_row badinput_rows[] = {
      "klang build --repo tree --arch sparc99 --toolchain gcc --out o-arch", 2,
      "klang: build: --arch sparc99: no arch/sparc99 in /path/to/tree (there: arm64 x86)",
      "test ! -e o-arch"},
+    {"an empty name in --arch or --toolchain", "mkdir -p tree && touch tree/Makefile",
+     "klang build --repo tree --arch arm64,,x86_64 --toolchain gcc --out o-empty", 2,
+     "klang: build: --arch 'arm64,,x86_64': an empty name in the list", "test ! -e o-empty"},
+    {"a make variable klang sets itself", "mkdir -p tree && touch tree/Makefile",
+     "klang build --repo tree --arch x86_64 --toolchain gcc --out o-var -- O=elsewhere", 2,
+     "klang: build: 'O=elsewhere': klang sets O itself (use --out)",
+     "test ! -e o-var && test ! -e elsewhere"},
+    {"a .config file that is missing", "mkdir -p tree && touch tree/Makefile",
+     "klang build --repo tree --arch x86_64 --toolchain gcc --config no/.config --out o-cfg", 2,
+     "klang: build: --config no/.config: No such file or directory", "test ! -e o-cfg"},
+    {"an output directory that is a file", "mkdir -p tree && touch tree/Makefile && : > o-file",
+     "klang build --repo tree --arch x86_64 --toolchain gcc --out o-file", 2,
+     "klang: build: --out o-file: not a directory", "test -f o-file && test ! -s o-file"},
 
     /* state files */
     {"corrupt state file (moved aside)",

@@ -147,10 +147,25 @@ static void test_apply_branch(void)
 	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
 	CU_ASSERT(str_has(err, "klang did not create it"));
 	free(out), free(err), free(args);
-	args = xasprintf("--patchset '%s' --clang 5 --apply 'bad..name'", r.patchset);
-	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
-	CU_ASSERT(str_has(err, "'bad..name' is not a valid branch name"));
-	free(out), free(err), free(args);
+	/* names git takes but that are no branch of their own: refused before any
+	 * output, nothing created */
+	static const char *const bad_names[] = {"bad..name", "HEAD", "refs/heads/zz", "-x"};
+	for (size_t i = 0; i < ARRAY_SIZE(bad_names); i++) {
+		args =
+		    xasprintf("--patchset '%s' --clang 5 --apply '%s'", r.patchset, bad_names[i]);
+		CU_ASSERT_EQUAL(series_klang(args, &out, &err), 2);
+		char *msg =
+		    xasprintf("klang: series: '%s' is not a valid branch name\n", bad_names[i]);
+		CU_ASSERT_STRING_EQUAL(err, msg);
+		CU_ASSERT_STRING_EQUAL(out, "");
+		free(out), free(err), free(args), free(msg);
+	}
+	got = sh(NULL,
+		 "git -C '%s' for-each-ref --format='%%(refname)' refs/heads/HEAD "
+		 "refs/heads/refs refs/heads/-x",
+		 r.repo);
+	CU_ASSERT_STRING_EQUAL(got, "");
+	free(got);
 
 	/* --force replaces klang's own branch, with the clang 5.0 series */
 	args = xasprintf("--patchset '%s' --clang 5 --apply k14 --force", r.patchset);

@@ -247,6 +247,18 @@ static void test_usage_errors(void)
 	    {"--arch arm64,arm64 --toolchain gcc", "arm64-gcc given twice"},
 	    {"--arch arm64 --toolchain gcc --fragment /no/such.config", "/no/such.config"},
 	    {"--arch arm64 --toolchain gcc --bogus", "unknown option '--bogus'"},
+	    {"--arch '' --toolchain gcc", "--arch '': an empty name in the list"},
+	    {"--arch arm64,,x86_64 --toolchain gcc", "--arch 'arm64,,x86_64': an empty name"},
+	    {"--arch arm64 --toolchain ''", "--toolchain '': an empty name in the list"},
+	    {"--arch arm64 --toolchain llvm,", "--toolchain 'llvm,': an empty name"},
+	    {"--arch arm64 --toolchain gcc -- O=/tmp/x", "klang sets O itself (use --out)"},
+	    {"--arch arm64 --toolchain gcc -- ARCH=x86_64", "klang sets ARCH itself (use --arch)"},
+	    {"--arch arm64 --toolchain gcc -- LLVM=1", "klang sets LLVM itself (use --toolchain"},
+	    {"--arch arm64 --toolchain gcc --config /nonexistent/.config",
+	     "--config /nonexistent/.config: No such file or directory"},
+	    {"--arch arm64 --toolchain gcc --config /etc", "--config /etc: a directory"},
+	    {"--arch arm64 --toolchain gcc --out /etc/passwd",
+	     "--out /etc/passwd: not a directory"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *cmd = xasprintf("%s build --repo %s --out %s/o %s", test_klang_bin(), tree,
@@ -256,6 +268,9 @@ static void test_usage_errors(void)
 		if (!strstr(err, cases[i].msg))
 			fprintf(stderr, "\n%s: %s", cases[i].args, err);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].msg));
+		char *o = xasprintf("%s/o", dir); /* nothing written */
+		CU_ASSERT_FALSE(file_exists(o));
+		free(o);
 		free(err);
 		free(cmd);
 	}
@@ -320,6 +335,29 @@ static void test_config_defaults(void)
 	free(dir);
 }
 
+/* A build whose report cannot be written (stdout a full disk) fails (1),
+ * though the build itself and its summary are fine. */
+static void test_output_lost(void)
+{
+	char *dir = test_tmpdir(), *tree = kbuild_tree_create(dir), *err = NULL;
+	char *cmd = xasprintf("%s build --repo %s --arch x86_64 --toolchain gcc --config "
+			      "tinyconfig --jobs 1 --out %s/o > /dev/full",
+			      test_klang_bin(), tree, dir);
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, &err), 1);
+	CU_ASSERT_STRING_EQUAL(err, "klang: build: cannot write the output\n");
+	char *sp = xasprintf("%s/o/summary.json", dir);
+	json_t *sum = json_load_file(sp, 0, NULL);
+	json_t *b = summary_build(sum, "x86_64-gcc");
+	CU_ASSERT_STRING_EQUAL(b ? jstr(b, "status") : "", "ok");
+	json_decref(sum);
+	free(sp);
+	free(err);
+	free(cmd);
+	free(tree);
+	test_rmdir(dir);
+	free(dir);
+}
+
 /* A tree that cannot be written (a distribution's source under /usr/src):
  * its builds and their records go to the cache, named after the tree, and
  * the warnings view finds them there. Root writes anywhere, so as root the
@@ -371,6 +409,7 @@ void suite_build(void)
 	CU_add_test(s, "jobserver bound, counted by a compiler wrapper", test_jobserver_bound);
 	CU_add_test(s, "warnings, failures, fragments", test_failure_and_warnings);
 	CU_add_test(s, "usage errors", test_usage_errors);
+	CU_add_test(s, "a report that cannot be written", test_output_lost);
 	CU_add_test(s, "config.yaml: config, jobs, wrapper", test_config_defaults);
 	CU_add_test(s, "a tree that cannot be written builds in the cache", test_unwritable_tree);
 }

@@ -243,6 +243,39 @@ static void test_errors_and_help(void)
 	free(out), free(err);
 }
 
+/* Every subcommand but diag says a bad option the same way, in one line and
+ * nothing else (no usage dump, no getopt message of its own). */
+static void test_option_messages(void)
+{
+	static const struct {
+		const char *args, *msg;
+	} cases[] = {
+	    {"stack --repo", "stack: --repo needs a value (see klang stack --help)"},
+	    {"stack --bogus", "stack: unknown option '--bogus' (see klang stack --help)"},
+	    {"series --clang", "series: --clang needs a value (see klang series --help)"},
+	    {"series -x", "series: unknown option '-x' (see klang series --help)"},
+	    {"series --cc ''", "series: --cc needs a value (see klang series --help)"},
+	    {"build --jobs", "build: --jobs needs a value (see klang build --help)"},
+	    {"build --bogus", "build: unknown option '--bogus' (see klang build --help)"},
+	    {"clang-version --cc",
+	     "clang-version: --cc needs a value (see klang clang-version --help)"},
+	    {"clang-version --cc ''",
+	     "clang-version: --cc needs a value (see klang clang-version --help)"},
+	    {"clang-version --bogus",
+	     "clang-version: unknown option '--bogus' (see klang clang-version --help)"},
+	    {"demo --play", "demo: --play needs a value (see klang demo --help)"},
+	    {"demo --bogus", "demo: unknown option '--bogus' (see klang demo --help)"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *cmd = xasprintf("'%s' %s", test_klang_bin(), cases[i].args);
+		char *want = xasprintf("klang: %s\n", cases[i].msg), *out, *err;
+		CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 2);
+		CU_ASSERT_STRING_EQUAL(err, want);
+		CU_ASSERT_STRING_EQUAL(out, "");
+		free(cmd), free(want), free(out), free(err);
+	}
+}
+
 /* A stack read from files: a real ClangBuiltLinux mbox and a quilt series
  * with a missing and a reversed patch (listed, exit 1). */
 static void test_files(void)
@@ -316,5 +349,6 @@ void suite_cmd_stack(void)
 	CU_add_test(s, "text", test_text);
 	CU_add_test(s, "--tag", test_tag_filter);
 	CU_add_test(s, "errors and --help", test_errors_and_help);
+	CU_add_test(s, "option messages of every command", test_option_messages);
 	CU_add_test(s, "--mbox and --quilt", test_files);
 }

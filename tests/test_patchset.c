@@ -120,6 +120,8 @@ static void test_errors(void)
 	     "bad.yaml:2:5: subject '(': missing closing parenthesis"},
 	    {"rules:\n  - subject: x\n    until_clang: soon\n",
 	     "bad.yaml:3:18: 'until_clang' must be a Clang version"},
+	    {"rules:\n  - subject: x\n    until_clang: 11abc\n",
+	     "bad.yaml:3:18: 'until_clang' must be a Clang version"},
 	    {"rules:\n  - subject: x\n    until_clamg: 5\n",
 	     "bad.yaml:3:5: unknown rule key 'until_clamg'"},
 	    {"rules:\n  - subject: x\n    keep: true\n    drop: true\n",

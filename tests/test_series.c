@@ -408,6 +408,10 @@ static void test_cli_formats(void)
 		const char *args, *msg;
 	} bad[] = {
 	    {"--clang soon", "--clang 'soon' is not a version"},
+	    {"--clang 14abc", "--clang '14abc' is not a version"},
+	    {"--clang 14.0.6.1", "--clang '14.0.6.1' is not a version"},
+	    {"--clang 99999999999999999999", "is not a version"},
+	    {"--clang 14 --override 1=until:15xyz", "'until:15xyz' is not keep, drop"},
 	    {"--clang 14 --base nope", "base 'nope' not found"},
 	    {"--clang 14 --export /tmp/x", "--export DIR and --as"},
 	    {"--clang 14 --export /tmp/x --as tar", "--as must be mbox or quilt"},
@@ -431,6 +435,25 @@ static void test_cli_formats(void)
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT(str_has(out, "usage: klang series"));
 	free(out), free(err);
+
+	/* a rule's why: with an escape sequence and a newline reaches the
+	 * terminal as one plain line, as a subject does */
+	struct kerr e;
+	char *yaml = read_file(r.patchset, NULL, &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(yaml);
+	struct strbuf sb = STRBUF_INIT;
+	const char *why = strstr(yaml, "why: fixed by LLVM 13\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+	sb_add(&sb, yaml, (size_t)(why - yaml));
+	sb_adds(&sb, "why: \"fixed\\e[2J by\\nLLVM 13\"\n");
+	sb_adds(&sb, why + strlen("why: fixed by LLVM 13\n"));
+	CU_ASSERT_EQUAL(write_file_atomic(r.patchset, sb.buf, sb.len, &e), 0);
+	args = xasprintf("--patchset '%s' --clang 14", r.patchset);
+	CU_ASSERT_EQUAL(series_klang(args, &out, &err), 0);
+	CU_ASSERT(str_has(out, "(fixed [2J by LLVM 13)\n"));
+	CU_ASSERT_PTR_NULL(strchr(out, '\033'));
+	free(out), free(err), free(args), free(yaml);
+	sb_free(&sb);
 	series_repo_free(&r);
 }
 
