@@ -70,7 +70,7 @@ struct args {
 
 static int bad(const char *fmt, const char *what)
 {
-	fputs("klang diag: ", stderr);
+	fputs("klang: diag: ", stderr);
 	fprintf(stderr, fmt, what);
 	fputs(" (see klang diag --help)\n", stderr);
 	return EXIT_USAGE;
@@ -376,7 +376,8 @@ static int default_logs(struct args *a, const char ***arches)
 		a->logs[1][i] = p[i].gcc;
 		a->logs[2][i] = p[i].clang;
 		(*arches)[i] = p[i].arch;
-		fprintf(stderr, "klang diag: %s: %s against %s\n", p[i].arch, p[i].gcc, p[i].clang);
+		fprintf(stderr, "klang: diag: %s: %s against %s\n", p[i].arch, p[i].gcc,
+			p[i].clang);
 		p[i].gcc = p[i].clang = p[i].arch = NULL;
 	}
 	a->nlogs[1] = a->nlogs[2] = n;

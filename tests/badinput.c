@@ -201,7 +201,7 @@ const struct badinput_row badinput_rows[] = {
     {"a missing log", ": > empty.log", "klang diag diff --gcc nosuch.log --clang empty.log", 2,
      "klang: nosuch.log: No such file or directory"},
     {"diff with no logs and no builds", "mkdir -p nobuilds", "klang diag diff --repo nobuilds", 2,
-     "klang diag: diff needs --gcc LOG... and --clang LOG...: no finished GCC and Clang builds "
+     "klang: diag: diff needs --gcc LOG... and --clang LOG...: no finished GCC and Clang builds "
      "of one config under nobuilds/.klang (klang build makes them) (see klang diag --help)"},
 
     /* patch files: mbox and quilt */
@@ -238,7 +238,7 @@ const struct badinput_row badinput_rows[] = {
      "klang diag parse empty.log --rules key-rules.yaml", 2,
      "klang: key-rules.yaml:1:3: unknown key 'nme' (a rule has name, flag, message, file)"},
     {"unknown triage status", NULL, "klang diag triage --repo r 0123456789abcdef maybe", 2,
-     "klang diag: 'maybe' is not new, confirmed, wontfix, false-positive or fixed (see klang "
+     "klang: diag: 'maybe' is not new, confirmed, wontfix, false-positive or fixed (see klang "
      "diag --help)"},
     {"corrupt triage store (moved aside)",
      ": > empty.log && mkdir -p r/.klang && printf -- '- fingerprint: zz\\n  status: new\\n' > "

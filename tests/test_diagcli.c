@@ -70,6 +70,13 @@ static void test_usage(void)
 	CU_ASSERT_EQUAL(run(&out, &err, "diff --gcc '%s'", gcc_x86), 2);
 	free(out), free(err);
 	CU_ASSERT_EQUAL(run(&out, &err, "frobnicate"), 2);
+	CU_ASSERT_STRING_EQUAL(err, "klang: diag: unknown subcommand 'frobnicate' (see klang diag "
+				    "--help)\n");
+	free(out), free(err);
+	/* "klang: CMD: ..." as every other command says it */
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format", gcc_x86), 2);
+	CU_ASSERT_STRING_EQUAL(err,
+			       "klang: diag: --format needs a value (see klang diag --help)\n");
 	free(out), free(err);
 }
 
