@@ -1,8 +1,11 @@
 /* klang diag: parse build logs, diff GCC against Clang or a build against an
  * earlier one, and set triage statuses, from the command line. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cmds.h"
 #include "core/buildlogs.h"
@@ -74,6 +77,17 @@ static int bad(const char *fmt, const char *what)
 	fprintf(stderr, fmt, what);
 	fputs(" (see klang diag --help)\n", stderr);
 	return EXIT_USAGE;
+}
+
+/* --repo is read (rules, statuses, builds) from a directory that is there:
+ * a typo is said, never made. */
+static int repo_is_dir(const char *repo)
+{
+	struct stat st;
+	int err = stat(repo, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (err)
+		warnx_("diag: --repo %s: %s", repo, strerror(err));
+	return err ? EXIT_USAGE : EXIT_OK;
 }
 
 static int parse_fail_on(struct args *a, const char *v)
@@ -454,7 +468,7 @@ static int cmd_triage(struct args *a)
 {
 	struct kerr e;
 	struct triage *t = triage_new();
-	char *path = triage_path(a->repo);
+	char *path = triage_path(a->repo), *top = NULL;
 	int rc = EXIT_OK;
 	int loaded = triage_load(t, path, &e);
 	if (loaded) /* an error, or a corrupt store moved aside */
@@ -478,6 +492,12 @@ static int cmd_triage(struct args *a)
 		} else if (st < 0) {
 			rc = bad("'%s' is not new, confirmed, wontfix, false-positive or fixed",
 				 a->pos[1]);
+		} else if (!(top = repo_workdir(a->repo))) {
+			/* statuses are written to a repository's .klang/ only */
+			char abs[PATH_MAX];
+			warnx_("diag: not a git repository: %s",
+			       realpath(a->repo, abs) ? abs : a->repo);
+			rc = EXIT_USAGE;
 		} else {
 			/* --from LOG... fills in file, flag and message */
 			const struct diag *found = NULL;
@@ -500,6 +520,7 @@ static int cmd_triage(struct args *a)
 			diag_set_free(s);
 		}
 	}
+	free(top);
 	free(path);
 	triage_free(t);
 	return rc;
@@ -516,6 +537,8 @@ int cmd_diag(int argc, char **argv)
 	const char *sub = argv[1];
 	bool triage = !strcmp(sub, "triage");
 	int rc = parse_args(argc, argv, &a, triage);
+	if (!rc)
+		rc = repo_is_dir(a.repo);
 	if (!rc) {
 		if (!strcmp(sub, "parse"))
 			rc = cmd_parse(&a);

@@ -97,6 +97,10 @@ int cmp_str(const void *a, const void *b);
  * overrides.yaml, rules.yaml, families.yaml, config.yaml) stays visible to
  * git. Quiet: the scratch still works if the file cannot be written. */
 void state_dir_ignore_scratch(const char *repo);
+/* The work tree of the repository at or above `path`, or NULL: the first
+ * directory up to the file system's edge with a .git in it (a directory,
+ * or the file of a git worktree). Caller frees. */
+char *repo_workdir(const char *path);
 
 /* Where installed data lives (themes/, patchsets/): $KLANG_DATADIR, else the
  * source tree next to the running binary, else the compiled-in DATADIR.

@@ -240,6 +240,12 @@ const struct badinput_row badinput_rows[] = {
     {"unknown triage status", NULL, "klang diag triage --repo r 0123456789abcdef maybe", 2,
      "klang: diag: 'maybe' is not new, confirmed, wontfix, false-positive or fixed (see klang "
      "diag --help)"},
+    {"a triage store in a repository that is not there", NULL,
+     "klang diag triage --repo missing 0123456789abcdef confirmed", 2,
+     "klang: diag: --repo missing: No such file or directory", "test ! -e missing"},
+    {"a triage status set outside a repository", "mkdir -p plain",
+     "klang diag triage --repo plain 0123456789abcdef confirmed", 2,
+     "klang: diag: not a git repository: /path/to/plain", "test ! -e plain/.klang"},
     {"corrupt triage store (moved aside)",
      ": > empty.log && mkdir -p r/.klang && printf -- '- fingerprint: zz\\n  status: new\\n' > "
      "r/.klang/triage.yaml",

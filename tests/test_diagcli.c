@@ -73,6 +73,18 @@ static void test_usage(void)
 	CU_ASSERT_STRING_EQUAL(err, "klang: diag: unknown subcommand 'frobnicate' (see klang diag "
 				    "--help)\n");
 	free(out), free(err);
+	/* --repo must be there (nothing is made of a typo); reading takes any directory */
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --repo /nonexistent/repo", gcc_x86), 2);
+	CU_ASSERT_STRING_EQUAL(
+	    err, "klang: diag: --repo /nonexistent/repo: No such file or directory\n");
+	free(out), free(err);
+	CU_ASSERT_EQUAL(run(&out, &err, "triage --list --repo /nonexistent/repo"), 2);
+	free(out), free(err);
+	CU_ASSERT_EQUAL(run(&out, &err, "triage --repo '%s' 0123456789abcdef new", gcc_x86), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ": Not a directory"));
+	free(out), free(err);
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --repo / --format tsv", gcc_x86), 0);
+	free(out), free(err);
 	/* "klang: CMD: ..." as every other command says it */
 	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format", gcc_x86), 2);
 	CU_ASSERT_STRING_EQUAL(err,
@@ -184,8 +196,11 @@ static void test_diff_formats(void)
 	json_decref(j);
 	free(out), free(err);
 
-	/* the gate, then triage settles it */
+	/* the gate, then triage settles it (statuses are kept in a repository) */
 	char *dir = test_tmpdir();
+	char *init = xasprintf("git init -q '%s'", dir);
+	CU_ASSERT_EQUAL(test_run(init, NULL, NULL), 0);
+	free(init);
 	CU_ASSERT_EQUAL(
 	    run(&out, &err,
 		"diff --repo '%s' --gcc '%s' --clang '%s' --format tsv --fail-on clang-only", dir,
