@@ -484,10 +484,9 @@ static int cmd_triage(struct args *a)
 	} else if (a->npos != 2) {
 		rc = bad("%s", "triage needs FINGERPRINT STATUS");
 	} else {
-		char *end;
-		uint64_t fp = strtoull(a->pos[0], &end, 16);
+		uint64_t fp;
 		int st = triage_status_parse(a->pos[1]);
-		if (!*a->pos[0] || *end || strlen(a->pos[0]) > 16) {
+		if (triage_fp_parse(a->pos[0], &fp)) {
 			rc = bad("'%s' is not a fingerprint (16 hex digits)", a->pos[0]);
 		} else if (st < 0) {
 			rc = bad("'%s' is not new, confirmed, wontfix, false-positive or fixed",

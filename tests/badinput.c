@@ -246,6 +246,9 @@ const struct badinput_row badinput_rows[] = {
     {"a triage status set outside a repository", "mkdir -p plain",
      "klang diag triage --repo plain 0123456789abcdef confirmed", 2,
      "klang: diag: not a git repository: /path/to/plain", "test ! -e plain/.klang"},
+    {"a fingerprint that is not 16 hex digits", NULL, "klang diag triage --repo r 0123 confirmed",
+     2, "klang: diag: '0123' is not a fingerprint (16 hex digits) (see klang diag --help)",
+     "! grep -qs 0123 r/.klang/triage.yaml"},
     {"corrupt triage store (moved aside)",
      ": > empty.log && mkdir -p r/.klang && printf -- '- fingerprint: zz\\n  status: new\\n' > "
      "r/.klang/triage.yaml",
