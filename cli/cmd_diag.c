@@ -27,8 +27,9 @@ static const char usage_text[] =
     "\n"
     "Parse what GCC and Clang printed while building a kernel (any size, -j\n"
     "interleaved, colours, CI prefixes; also GCC JSON and SARIF files; - is\n"
-    "stdin), fold repeats (a header warning reported by 300 objects is one\n"
-    "diagnostic with 300 occurrences), and compare:\n"
+    "stdin, read once; the words after -- are logs), fold repeats (a header\n"
+    "warning reported by 300 objects is one diagnostic with 300 occurrences),\n"
+    "and compare:\n"
     "  diff --gcc/--clang  which warnings one compiler gives beyond the other, per\n"
     "                      arch. A GCC and a Clang warning match when their outermost\n"
     "                      macro-expansion site (file, line) and flag family agree.\n"
@@ -93,7 +94,7 @@ static int repo_is_dir(const char *repo)
 static int parse_fail_on(struct args *a, const char *v)
 {
 	char *copy = xstrdup(v), *save = NULL;
-	int rc = 0;
+	int rc = strspn(v, ",") == strlen(v) ? bad("%s needs a value", "--fail-on") : 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(t, "clang-only"))
 			a->fail_clang = true;
@@ -108,10 +109,13 @@ static int parse_fail_on(struct args *a, const char *v)
 	return rc;
 }
 
-/* Options with a value take "--opt VALUE" or "--opt=VALUE"; log lists run to the next option. */
+/* Options with a value take "--opt VALUE" or "--opt=VALUE"; log lists run to the next option;
+ * after "--" every word is a log (or FINGERPRINT STATUS). */
 static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 {
-	int list = 0; /* which log list bare words go to */
+	int list = 0;	     /* which log list bare words go to */
+	bool words = false;  /* after "--" */
+	int stdin_taken = 0; /* "-" is read once */
 	for (int k = 0; k < 3; k++)
 		a->logs[k] = xcalloc((size_t)argc, sizeof(char *));
 	static const char *const valued[] = {"--format",  "--rules",	"--families",  "--repo",
@@ -119,29 +123,36 @@ static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 					     "--fail-on", "--note"};
 	for (int i = 2; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL;
-		if (arg[0] != '-' || !strcmp(arg, "-")) {
+		if (!words && !strcmp(arg, "--")) {
+			words = true;
+			continue;
+		}
+		if (words || arg[0] != '-' || !strcmp(arg, "-")) {
 			if (is_triage && list == 0) {
 				if (a->npos == 2)
 					return bad("unexpected argument '%s'", arg);
 				a->pos[a->npos++] = arg;
 				continue;
 			}
+			if (!strcmp(arg, "-") && stdin_taken++)
+				return bad("%s", "- is given twice: stdin can be read once");
 			a->logs[list][a->nlogs[list]++] = arg;
 			continue;
 		}
 		char *eq = strchr(arg, '=');
 		size_t namelen = eq ? (size_t)(eq - arg) : strlen(arg);
-		bool takes = false;
-		for (size_t k = 0; k < ARRAY_SIZE(valued); k++)
-			if (strlen(valued[k]) == namelen && !strncmp(arg, valued[k], namelen))
-				takes = true;
+		size_t opt = 0; /* valued[opt] takes a value */
+		while (opt < ARRAY_SIZE(valued) &&
+		       (strlen(valued[opt]) != namelen || strncmp(arg, valued[opt], namelen)))
+			opt++;
+		bool takes = opt < ARRAY_SIZE(valued);
 		if (takes) {
 			if (eq)
 				val = eq + 1;
 			else if (i + 1 < argc)
 				val = argv[++i];
-			else
-				return bad("%s needs a value", arg);
+			if (!val || (!*val && strcmp(valued[opt], "--note"))) /* "" drops a note */
+				return bad("%s needs a value", valued[opt]);
 		}
 #define IS(name) (strlen(name) == namelen && !strncmp(arg, name, namelen))
 		if (IS("--help") || IS("-h")) {
@@ -181,10 +192,7 @@ static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 			const char **dst[] = {NULL,	&a->rules,    &a->families,  &a->repo,
 					      &a->arch, &a->src_root, &a->build_dir, NULL,
 					      NULL,	&a->note};
-			for (size_t k = 0; k < ARRAY_SIZE(valued); k++)
-				if (strlen(valued[k]) == namelen &&
-				    !strncmp(arg, valued[k], namelen) && dst[k])
-					*dst[k] = val;
+			*dst[opt] = val;
 		} else {
 			return bad("unknown option '%s'", arg);
 		}

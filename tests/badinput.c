@@ -200,6 +200,10 @@ const struct badinput_row badinput_rows[] = {
      "klang: logdir: is a directory, not a log"},
     {"a missing log", ": > empty.log", "klang diag diff --gcc nosuch.log --clang empty.log", 2,
      "klang: nosuch.log: No such file or directory"},
+    {"stdin given as two logs", ": > empty.log", "klang diag diff --gcc - --clang - < empty.log", 2,
+     "klang: diag: - is given twice: stdin can be read once (see klang diag --help)"},
+    {"an empty option value", ": > empty.log", "klang diag parse empty.log --arch ''", 2,
+     "klang: diag: --arch needs a value (see klang diag --help)"},
     {"diff with no logs and no builds", "mkdir -p nobuilds", "klang diag diff --repo nobuilds", 2,
      "klang: diag: diff needs --gcc LOG... and --clang LOG...: no finished GCC and Clang builds "
      "of one config under nobuilds/.klang (klang build makes them) (see klang diag --help)"},

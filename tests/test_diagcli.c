@@ -85,6 +85,27 @@ static void test_usage(void)
 	free(out), free(err);
 	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --repo / --format tsv", gcc_x86), 0);
 	free(out), free(err);
+	/* an empty value is no value; stdin is read once */
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --fail-on ''", gcc_x86), 2);
+	CU_ASSERT_STRING_EQUAL(err,
+			       "klang: diag: --fail-on needs a value (see klang diag --help)\n");
+	free(out), free(err);
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --arch=", gcc_x86), 2);
+	CU_ASSERT_STRING_EQUAL(err, "klang: diag: --arch needs a value (see klang diag --help)\n");
+	free(out), free(err);
+	CU_ASSERT_EQUAL(run(&out, &err, "diff --gcc - --clang - < '%s'", gcc_x86), 2);
+	CU_ASSERT_STRING_EQUAL(err, "klang: diag: - is given twice: stdin can be read once (see "
+				    "klang diag --help)\n");
+	free(out), free(err);
+	/* after --, a log may start with '-' */
+	char *dir = test_tmpdir();
+	char *cmd = xasprintf("cd '%s' && cp '%s' ./-w.log && %s diag parse --format tsv -- -w.log",
+			      dir, gcc_x86, test_klang_bin());
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
+	CU_ASSERT_EQUAL(count_lines(out), 192);
+	free(out), free(err), free(cmd);
+	test_rmdir(dir);
+	free(dir);
 	/* "klang: CMD: ..." as every other command says it */
 	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format", gcc_x86), 2);
 	CU_ASSERT_STRING_EQUAL(err,
