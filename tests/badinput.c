@@ -191,6 +191,12 @@ const struct badinput_row badinput_rows[] = {
      "klang diag parse cut.log --format tsv > cut.tsv", 0, "",
      "grep -q 'kernel/a.c.*unused variable$' cut.tsv && grep -q 'kernel/b.c\t10\t5.*unused$' "
      "cut.tsv"},
+    {"a GCC JSON log cut short",
+     "printf '[{\"kind\": \"warning\", \"message\": \"unused\"}' > cut.json",
+     "klang diag parse cut.json", 2, "klang: cut.json:1:41: ']' expected near end of file"},
+    {"a SARIF result that is not an object",
+     "printf '{\"runs\": [{\"results\": [null, 5, \"x\"]}]}\\n' > null.sarif",
+     "klang diag parse null.sarif", 2, "klang: null.sarif: runs[0].results[0] is not an object"},
     {"an empty log", ": > empty.log", "klang diag parse empty.log > empty.txt", 0, "",
      "grep -qx '0 diagnostics (0 warnings, 0 errors reported)' empty.txt"},
     {"an unreadable log", "echo x > unreadable.log && chmod 000 unreadable.log",

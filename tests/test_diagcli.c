@@ -358,6 +358,28 @@ static void test_json_inputs(void)
 	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format tsv", lpath), 0);
 	CU_ASSERT_EQUAL(count_lines(out), 3);
 	free(out), free(err);
+	/* one array per compile, "[]" where it printed nothing; one cut short is an error
+	 * at its place (it gave no rows and exit 0) */
+	char *arrays = xasprintf("[]\n%s[]\n", gj);
+	CU_ASSERT_EQUAL(write_file_atomic(gpath, arrays, strlen(arrays), &e), 0);
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format tsv", gpath), 0);
+	CU_ASSERT_EQUAL(count_lines(out), 3);
+	free(out), free(err), free(arrays);
+	arrays = xasprintf("[]\n%.*s", (int)strlen(gj) - 2, gj); /* without "]\n" */
+	CU_ASSERT_EQUAL(write_file_atomic(gpath, arrays, strlen(arrays), &e), 0);
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format tsv", gpath), 2);
+	char *want_err =
+	    xasprintf("klang: %s:2:%zu: ']' expected near end of file\n", gpath, strlen(gj) - 2);
+	CU_ASSERT_STRING_EQUAL(err, want_err);
+	CU_ASSERT_STRING_EQUAL(out, "");
+	free(out), free(err), free(arrays), free(want_err);
+	/* a SARIF result that is not an object is named (it made a row of nothing) */
+	const char *nulls = "{\"runs\": [{\"results\": [null, 5, \"x\"]}]}\n";
+	CU_ASSERT_EQUAL(write_file_atomic(gpath, nulls, strlen(nulls), &e), 0);
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format tsv", gpath), 2);
+	want_err = xasprintf("klang: %s: runs[0].results[0] is not an object\n", gpath);
+	CU_ASSERT_STRING_EQUAL(err, want_err);
+	free(out), free(err), free(want_err);
 	/* broken JSON names the file and the place */
 	CU_ASSERT_EQUAL(write_file_atomic(gpath, "{\"runs\": [", 10, &e), 0);
 	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s'", gpath), 2);
