@@ -14,13 +14,6 @@ int series_format_parse(const char *s, enum series_format *out)
 	return -1;
 }
 
-/* A TSV or text field on one line. */
-static void put_flat(FILE *f, const char *s)
-{
-	for (; s && *s; s++) /* control bytes (an escape sequence) never reach the terminal */
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
-}
-
 static const char *override_name(const struct override *o, char *buf, size_t len)
 {
 	char b[32];
@@ -41,9 +34,9 @@ static void print_tsv(FILE *f, const struct series *s)
 		char *tags = patch_tags_join(it->patch, ",");
 		fprintf(f, "%zu\t%s\t%s\t%s\t", it->patch->index, it->patch->id, *tags ? tags : "-",
 			it->keep ? "keep" : "drop");
-		put_flat(f, it->reason);
+		fput_flat(f, it->reason);
 		fputc('\t', f);
-		put_flat(f, it->patch->title);
+		fput_flat(f, it->patch->title);
 		fputc('\n', f);
 		free(tags);
 	}
@@ -94,7 +87,7 @@ static void print_text(FILE *f, const struct series *s, const char *from)
 		const struct series_item *it = &s->items[i];
 		fprintf(f, "%*zu %s %.12s ", w, it->patch->index, it->keep ? "keep" : "DROP",
 			it->patch->id);
-		put_flat(f, it->patch->subject);
+		fput_flat(f, it->patch->subject);
 		fprintf(f, "\n%*s %s\n", w + 18, "", it->reason);
 		if (it->version_unknown && it->nhints) {
 			fprintf(f, "%*s suggestions:", w + 18, "");

@@ -438,6 +438,12 @@ void str_flatten(char *s)
 			*s = ' ';
 }
 
+void fput_flat(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define KLANG_VERSION "0.1"
 
@@ -116,6 +117,10 @@ bool str_endswith(const char *s, const char *suffix);
 char *str_trim(char *s); /* in place, returns s advanced past leading space */
 /* Replace tabs and newlines by spaces (for TSV fields), in place. */
 void str_flatten(char *s);
+/* Write s (NULL: nothing) on one line: control bytes (tabs, line breaks,
+ * an escape sequence) become spaces, so a TSV field stays one field and
+ * nothing reaches the terminal as a command. */
+void fput_flat(FILE *f, const char *s);
 /* Print a message "klang: ..." to stderr. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -247,6 +247,10 @@ const struct badinput_row badinput_rows[] = {
     {"group rules: unknown key", ": > empty.log && printf -- '- nme: x\\n' > key-rules.yaml",
      "klang diag parse empty.log --rules key-rules.yaml", 2,
      "klang: key-rules.yaml:1:3: unknown key 'nme' (a rule has name, flag, message, file)"},
+    {"group rules: control characters in a name",
+     ": > empty.log && printf -- '- name: \"a\\\\tb\\\\nc\"\\n  flag: x\\n' > ctl-rules.yaml",
+     "klang diag parse empty.log --rules ctl-rules.yaml", 2,
+     "klang: ctl-rules.yaml:1:9: a rule name may not hold control characters (0x09)"},
     {"unknown triage status", NULL, "klang diag triage --repo r 0123456789abcdef maybe", 2,
      "klang: diag: 'maybe' is not new, confirmed, wontfix, false-positive or fixed (see klang "
      "diag --help)"},
