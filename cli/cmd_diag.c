@@ -1,8 +1,11 @@
 /* klang diag: parse build logs, diff GCC against Clang or a build against an
  * earlier one, and set triage statuses, from the command line. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cmds.h"
 #include "core/buildlogs.h"
@@ -24,8 +27,9 @@ static const char usage_text[] =
     "\n"
     "Parse what GCC and Clang printed while building a kernel (any size, -j\n"
     "interleaved, colours, CI prefixes; also GCC JSON and SARIF files; - is\n"
-    "stdin), fold repeats (a header warning reported by 300 objects is one\n"
-    "diagnostic with 300 occurrences), and compare:\n"
+    "stdin, read once; the words after -- are logs), fold repeats (a header\n"
+    "warning reported by 300 objects is one diagnostic with 300 occurrences),\n"
+    "and compare:\n"
     "  diff --gcc/--clang  which warnings one compiler gives beyond the other, per\n"
     "                      arch. A GCC and a Clang warning match when their outermost\n"
     "                      macro-expansion site (file, line) and flag family agree.\n"
@@ -70,16 +74,27 @@ struct args {
 
 static int bad(const char *fmt, const char *what)
 {
-	fputs("klang diag: ", stderr);
+	fputs("klang: diag: ", stderr);
 	fprintf(stderr, fmt, what);
 	fputs(" (see klang diag --help)\n", stderr);
 	return EXIT_USAGE;
 }
 
+/* --repo is read (rules, statuses, builds) from a directory that is there:
+ * a typo is said, never made. */
+static int repo_is_dir(const char *repo)
+{
+	struct stat st;
+	int err = stat(repo, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (err)
+		warnx_("diag: --repo %s: %s", repo, strerror(err));
+	return err ? EXIT_USAGE : EXIT_OK;
+}
+
 static int parse_fail_on(struct args *a, const char *v)
 {
 	char *copy = xstrdup(v), *save = NULL;
-	int rc = 0;
+	int rc = strspn(v, ",") == strlen(v) ? bad("%s needs a value", "--fail-on") : 0;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(t, "clang-only"))
 			a->fail_clang = true;
@@ -94,10 +109,13 @@ static int parse_fail_on(struct args *a, const char *v)
 	return rc;
 }
 
-/* Options with a value take "--opt VALUE" or "--opt=VALUE"; log lists run to the next option. */
+/* Options with a value take "--opt VALUE" or "--opt=VALUE"; log lists run to the next option;
+ * after "--" every word is a log (or FINGERPRINT STATUS). */
 static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 {
-	int list = 0; /* which log list bare words go to */
+	int list = 0;	     /* which log list bare words go to */
+	bool words = false;  /* after "--" */
+	int stdin_taken = 0; /* "-" is read once */
 	for (int k = 0; k < 3; k++)
 		a->logs[k] = xcalloc((size_t)argc, sizeof(char *));
 	static const char *const valued[] = {"--format",  "--rules",	"--families",  "--repo",
@@ -105,29 +123,36 @@ static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 					     "--fail-on", "--note"};
 	for (int i = 2; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL;
-		if (arg[0] != '-' || !strcmp(arg, "-")) {
+		if (!words && !strcmp(arg, "--")) {
+			words = true;
+			continue;
+		}
+		if (words || arg[0] != '-' || !strcmp(arg, "-")) {
 			if (is_triage && list == 0) {
 				if (a->npos == 2)
 					return bad("unexpected argument '%s'", arg);
 				a->pos[a->npos++] = arg;
 				continue;
 			}
+			if (!strcmp(arg, "-") && stdin_taken++)
+				return bad("%s", "- is given twice: stdin can be read once");
 			a->logs[list][a->nlogs[list]++] = arg;
 			continue;
 		}
 		char *eq = strchr(arg, '=');
 		size_t namelen = eq ? (size_t)(eq - arg) : strlen(arg);
-		bool takes = false;
-		for (size_t k = 0; k < ARRAY_SIZE(valued); k++)
-			if (strlen(valued[k]) == namelen && !strncmp(arg, valued[k], namelen))
-				takes = true;
+		size_t opt = 0; /* valued[opt] takes a value */
+		while (opt < ARRAY_SIZE(valued) &&
+		       (strlen(valued[opt]) != namelen || strncmp(arg, valued[opt], namelen)))
+			opt++;
+		bool takes = opt < ARRAY_SIZE(valued);
 		if (takes) {
 			if (eq)
 				val = eq + 1;
 			else if (i + 1 < argc)
 				val = argv[++i];
-			else
-				return bad("%s needs a value", arg);
+			if (!val || (!*val && strcmp(valued[opt], "--note"))) /* "" drops a note */
+				return bad("%s needs a value", valued[opt]);
 		}
 #define IS(name) (strlen(name) == namelen && !strncmp(arg, name, namelen))
 		if (IS("--help") || IS("-h")) {
@@ -167,10 +192,7 @@ static int parse_args(int argc, char **argv, struct args *a, bool is_triage)
 			const char **dst[] = {NULL,	&a->rules,    &a->families,  &a->repo,
 					      &a->arch, &a->src_root, &a->build_dir, NULL,
 					      NULL,	&a->note};
-			for (size_t k = 0; k < ARRAY_SIZE(valued); k++)
-				if (strlen(valued[k]) == namelen &&
-				    !strncmp(arg, valued[k], namelen) && dst[k])
-					*dst[k] = val;
+			*dst[opt] = val;
 		} else {
 			return bad("unknown option '%s'", arg);
 		}
@@ -380,7 +402,8 @@ static int default_logs(struct args *a, const char ***arches)
 		a->logs[1][i] = p[i].gcc;
 		a->logs[2][i] = p[i].clang;
 		(*arches)[i] = p[i].arch;
-		fprintf(stderr, "klang diag: %s: %s against %s\n", p[i].arch, p[i].gcc, p[i].clang);
+		fprintf(stderr, "klang: diag: %s: %s against %s\n", p[i].arch, p[i].gcc,
+			p[i].clang);
 		p[i].gcc = p[i].clang = p[i].arch = NULL;
 	}
 	a->nlogs[1] = a->nlogs[2] = n;
@@ -457,7 +480,7 @@ static int cmd_triage(struct args *a)
 {
 	struct kerr e;
 	struct triage *t = triage_new();
-	char *path = triage_path(a->repo);
+	char *path = triage_path(a->repo), *top = NULL;
 	int rc = EXIT_OK;
 	int loaded = triage_load(t, path, &e);
 	if (loaded) /* an error, or a corrupt store moved aside */
@@ -473,14 +496,19 @@ static int cmd_triage(struct args *a)
 	} else if (a->npos != 2) {
 		rc = bad("%s", "triage needs FINGERPRINT STATUS");
 	} else {
-		char *end;
-		uint64_t fp = strtoull(a->pos[0], &end, 16);
+		uint64_t fp;
 		int st = triage_status_parse(a->pos[1]);
-		if (!*a->pos[0] || *end || strlen(a->pos[0]) > 16) {
+		if (triage_fp_parse(a->pos[0], &fp)) {
 			rc = bad("'%s' is not a fingerprint (16 hex digits)", a->pos[0]);
 		} else if (st < 0) {
 			rc = bad("'%s' is not new, confirmed, wontfix, false-positive or fixed",
 				 a->pos[1]);
+		} else if (!(top = repo_workdir(a->repo))) {
+			/* statuses are written to a repository's .klang/ only */
+			char abs[PATH_MAX];
+			warnx_("diag: not a git repository: %s",
+			       realpath(a->repo, abs) ? abs : a->repo);
+			rc = EXIT_USAGE;
 		} else {
 			/* --from LOG... fills in file, flag and message */
 			const struct diag *found = NULL;
@@ -504,6 +532,7 @@ static int cmd_triage(struct args *a)
 			diag_set_free(s);
 		}
 	}
+	free(top);
 	free(path);
 	triage_free(t);
 	return rc;
@@ -520,6 +549,8 @@ int cmd_diag(int argc, char **argv)
 	const char *sub = argv[1];
 	bool triage = !strcmp(sub, "triage");
 	int rc = parse_args(argc, argv, &a, triage);
+	if (!rc)
+		rc = repo_is_dir(a.repo);
 	if (!rc) {
 		if (!strcmp(sub, "parse"))
 			rc = cmd_parse(&a);

@@ -106,15 +106,6 @@ static char *tags_or_dash(const struct patch *p)
 	return t;
 }
 
-/* A TSV field: tabs and line breaks become spaces. */
-static void put_field(FILE *f, const char *s)
-{
-	/* tabs and newlines would break the columns, and a subject's escape
-	 * sequences would reach the user's terminal: each becomes a space */
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
-}
-
 static void put_num(FILE *f, size_t n)
 {
 	char buf[24], *p = buf + sizeof(buf);
@@ -135,11 +126,11 @@ static void print_tsv(FILE *f, const struct stack *st)
 		fputc('\t', f);
 		fputs(p->id, f);
 		fputc('\t', f);
-		put_field(f, tags);
+		fput_flat(f, tags);
 		fputc('\t', f);
-		put_field(f, p->title);
+		fput_flat(f, p->title);
 		fputc('\t', f);
-		put_field(f, p->author);
+		fput_flat(f, p->author);
 		fputc('\t', f);
 		put_num(f, p->files);
 		fputc('\t', f);
@@ -165,7 +156,7 @@ static void print_text(FILE *f, const struct stack *st)
 		const struct patch *p = &st->patches[i];
 		char *tags = tags_or_dash(p);
 		fprintf(f, "%*zu %.12s %-*s ", iw, p->index, p->id, tw, tags);
-		put_field(f, p->title);
+		fput_flat(f, p->title);
 		fputs(p->merge ? " (merge)\n" : "\n", f);
 		free(tags);
 	}

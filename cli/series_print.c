@@ -14,13 +14,6 @@ int series_format_parse(const char *s, enum series_format *out)
 	return -1;
 }
 
-/* A TSV or text field on one line. */
-static void put_flat(FILE *f, const char *s)
-{
-	for (; s && *s; s++) /* control bytes (an escape sequence) never reach the terminal */
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
-}
-
 static const char *override_name(const struct override *o, char *buf, size_t len)
 {
 	char b[32];
@@ -41,9 +34,9 @@ static void print_tsv(FILE *f, const struct series *s)
 		char *tags = patch_tags_join(it->patch, ",");
 		fprintf(f, "%zu\t%s\t%s\t%s\t", it->patch->index, it->patch->id, *tags ? tags : "-",
 			it->keep ? "keep" : "drop");
-		put_flat(f, it->reason);
+		fput_flat(f, it->reason);
 		fputc('\t', f);
-		put_flat(f, it->patch->title);
+		fput_flat(f, it->patch->title);
 		fputc('\n', f);
 		free(tags);
 	}
@@ -94,22 +87,22 @@ static void print_text(FILE *f, const struct series *s, const char *from)
 		const struct series_item *it = &s->items[i];
 		fprintf(f, "%*zu %s %.12s ", w, it->patch->index, it->keep ? "keep" : "DROP",
 			it->patch->id);
-		put_flat(f, it->patch->subject);
+		fput_flat(f, it->patch->subject);
 		fprintf(f, "\n%*s ", w + 18, "");
-		put_flat(f, it->reason); /* a rule's why: is the patchset's text */
+		fput_flat(f, it->reason); /* a rule's why: is the patchset's text */
 		fputc('\n', f);
 		if (it->version_unknown && it->nhints) {
 			fprintf(f, "%*s suggestions:", w + 18, "");
 			for (size_t h = 0; h < it->nhints; h++) {
 				fprintf(f, "%s %s (\"", h ? "," : "", it->hints[h].version);
-				put_flat(f, it->hints[h].text);
+				fput_flat(f, it->hints[h].text);
 				fputs("\")", f);
 			}
 			fputc('\n', f);
 		}
 		if (it->warning) {
 			fprintf(f, "%*s warning: ", w + 18, "");
-			put_flat(f, it->warning);
+			fput_flat(f, it->warning);
 			fputc('\n', f);
 		}
 	}
@@ -227,9 +220,9 @@ void series_print_warnings(FILE *f, const struct series *s)
 	for (size_t i = 0; i < s->nitems; i++)
 		if (s->items[i].warning) {
 			fprintf(f, "klang: warning: patch %zu (", i + 1);
-			put_flat(f, s->items[i].patch->subject);
+			fput_flat(f, s->items[i].patch->subject);
 			fputs("): ", f);
-			put_flat(f, s->items[i].warning);
+			fput_flat(f, s->items[i].warning);
 			fputc('\n', f);
 		}
 }

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
 
@@ -329,34 +328,6 @@ char *config_user_path(void)
 	if (xdg && xdg[0] == '/')
 		return xasprintf("%s/klang/config.yaml", xdg);
 	return xasprintf("%s/.config/klang/config.yaml", home && *home ? home : ".");
-}
-
-/* The work tree of the repository at or above `path`, or NULL: the first
- * directory up to the file system's edge with a .git in it (a directory,
- * or the file of a git worktree). Without libgit2, whose
- * start-up (it reads every CA certificate) would be most of the CPU time
- * klang build takes of its own. */
-static char *repo_workdir(const char *path)
-{
-	char *dir = realpath(path, NULL);
-	struct stat st, top;
-	if (!dir || stat(dir, &top) < 0) {
-		free(dir);
-		return NULL;
-	}
-	for (;;) {
-		char *git = xasprintf("%s%s.git", dir, strcmp(dir, "/") ? "/" : "");
-		bool found = stat(git, &st) == 0;
-		free(git);
-		if (found)
-			return dir;
-		char *slash = strrchr(dir, '/');
-		if (!slash || slash == dir || (*slash = '\0', stat(dir, &st) < 0) ||
-		    st.st_dev != top.st_dev)
-			break;
-	}
-	free(dir);
-	return NULL;
 }
 
 int config_load(struct config *c, const char *repo, const struct config_checks *chk, struct kerr *e)

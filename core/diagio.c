@@ -66,7 +66,12 @@ int diag_parse_file(struct diag_set *into, const char *path, const struct diag_p
 			size_t i = 0;
 			while (i < (size_t)n && strchr(" \t\r\n", buf[i]))
 				i++;
-			json = i < (size_t)n && buf[i] == '{';
+			/* SARIF, or GCC JSON from its first array on ("[{" or "[]") */
+			size_t j = i + 1;
+			while (j < (size_t)n && strchr(" \t\r\n", buf[j]))
+				j++;
+			json = i < (size_t)n && (buf[i] == '{' || (buf[i] == '[' && j < (size_t)n &&
+								   strchr("{]", buf[j])));
 			first = false;
 		}
 		if (json)

@@ -19,16 +19,22 @@ const char *diag_row_side(const struct diag *d, enum diag_view v)
 	}
 }
 
-/* A TSV field: its text with tabs made spaces ("-" for nothing). Rows come
- * sorted, so a column's interned string (file, family, flag, group) is
- * mostly the one of the row before: its length and whether it holds a tab
+/* A TSV field: its text with control bytes (a tab, a line break in a rule's
+ * name) made spaces, as fput_flat does ("-" for nothing). Rows come sorted,
+ * so a column's interned string (file, family, flag, group) is mostly the
+ * one of the row before: its length and whether it holds a control byte
  * are kept per column and worked out again only when the pointer changes. */
 struct tsv_col {
 	const char *key; /* the string asked for (NULL too) */
 	const char *s;	 /* what is written: key, or "-"; NULL before the first */
 	size_t n;
-	bool tab;
+	bool ctl;
 };
+
+static bool is_ctl(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
 
 static void col_set(struct tsv_col *c, const char *s, size_t n)
 {
@@ -36,7 +42,9 @@ static void col_set(struct tsv_col *c, const char *s, size_t n)
 		s = "-", n = 1;
 	c->s = s;
 	c->n = n;
-	c->tab = memchr(s, '\t', n) != NULL;
+	c->ctl = false;
+	for (size_t i = 0; i < n && !c->ctl; i++)
+		c->ctl = is_ctl(s[i]);
 }
 
 static void col_str(struct tsv_col *c, const char *s)
@@ -51,10 +59,9 @@ static void col_str(struct tsv_col *c, const char *s)
 static char *put(char *o, const struct tsv_col *c, char sep)
 {
 	memcpy(o, c->s, c->n);
-	if (c->tab)
-		for (char *t = memchr(o, '\t', c->n); t;
-		     t = memchr(t, '\t', (size_t)(o + c->n - t)))
-			*t = ' ';
+	for (size_t i = 0; c->ctl && i < c->n; i++)
+		if (is_ctl(o[i]))
+			o[i] = ' ';
 	o[c->n] = sep;
 	return o + c->n + 1;
 }
@@ -199,15 +206,20 @@ void diag_write_text(FILE *f, struct diag *const *rows, size_t n, enum diag_view
 	struct diag_group *g = group_collect(rows, n, &ng);
 	unsigned long warn = 0, err = 0;
 	for (size_t k = 0; k < ng; k++) {
-		fprintf(f, "== %s: %zu diagnostic%s", g[k].name, g[k].n, g[k].n == 1 ? "" : "s");
+		fputs("== ", f);
+		fput_flat(f, g[k].name);
+		fprintf(f, ": %zu diagnostic%s", g[k].n, g[k].n == 1 ? "" : "s");
 		if (g[k].nsub > 1)
 			fprintf(f, " in %zu subgroups", g[k].nsub);
 		fputc('\n', f);
 		const char *sub = NULL;
 		for (size_t i = 0; i < g[k].n; i++) {
 			const struct diag *d = g[k].diags[i];
-			if (d->subgroup && (!sub || strcmp(sub, d->subgroup)))
-				fprintf(f, "-- %s\n", sub = d->subgroup);
+			if (d->subgroup && (!sub || strcmp(sub, d->subgroup))) {
+				fputs("-- ", f);
+				fput_flat(f, sub = d->subgroup);
+				fputc('\n', f);
+			}
 			write_one(f, d, v);
 			if (d->kind == DIAG_ERROR)
 				err += d->occurrences;

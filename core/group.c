@@ -91,6 +91,15 @@ static int load_rule(void *ctx, const char *path, const struct ynode *m, struct 
 				 v->col, k->str, ydoc_type_name(v->type));
 			goto fail;
 		}
+		const char *c = v->str;
+		while (*c && (unsigned char)*c >= 0x20 && *c != 0x7f)
+			c++;
+		if (is_name && *c) { /* a name is one line of the text and TSV output */
+			kerr_set(e,
+				 "%s:%u:%u: a rule name may not hold control characters (0x%02x)",
+				 path, v->line, v->col, (unsigned char)*c);
+			goto fail;
+		}
 		if (is_name) {
 			free(rule.name);
 			rule.name = xstrdup(v->str);

@@ -235,8 +235,6 @@ static int load_top(struct loader *l, yaml_node_t *root, struct patchset *ps)
 				continue; /* "rules:" with nothing */
 			if (v->type != YAML_SEQUENCE_NODE)
 				return err_at(l, v, "'rules' must be a list");
-			if (ps->rules) /* a second list would silently replace the first */
-				return err_at(l, k, "'rules' is given twice");
 			size_t n =
 			    (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 			ps->rules = xcalloc(n, sizeof(*ps->rules));

@@ -286,38 +286,72 @@ static void sarif_result(struct diag_parser *p, struct build *b, json_t *r, json
 	}
 }
 
+/* GCC's JSON: an array per compile, one after another (make runs many, and
+ * an array whose compile printed nothing is "[]"). An error is placed in
+ * the file: jansson counts from the array it was reading. */
+static int gcc_arrays(struct diag_parser *p, const char *text, size_t len, const char *name,
+		      struct kerr *e)
+{
+	for (size_t at = 0;;) {
+		at += strspn(text + at, " \t\r\n");
+		if (at >= len)
+			return 0;
+		json_error_t je;
+		json_t *arr = json_loadb(text + at, len - at, JSON_DISABLE_EOF_CHECK, &je);
+		if (!json_is_array(arr)) {
+			json_decref(arr);
+			int line = 0;
+			size_t bol = 0;
+			for (size_t i = 0; i < at; i++)
+				if (text[i] == '\n')
+					line++, bol = i + 1;
+			if (arr) /* a value, but not an array: its place */
+				je.line = 1, je.column = 1;
+			return kerr_set(e, "%s:%d:%d: %s", name, line + je.line,
+					je.column + (je.line == 1 ? (int)(at - bol) : 0),
+					arr ? "expected a GCC JSON array" : je.text);
+		}
+		gcc_array(p, arr);
+		json_decref(arr);
+		at += je.position;
+	}
+}
+
 int diag_read_json(struct diag_parser *p, const char *text, size_t len, const char *name,
 		   struct kerr *e)
 {
+	if (text[strspn(text, " \t\r\n")] == '[')
+		return gcc_arrays(p, text, len, name, e);
 	json_error_t je;
 	json_t *doc = json_loadb(text, len, 0, &je);
 	if (!doc)
 		return kerr_set(e, "%s:%d:%d: %s", name, je.line, je.column, je.text);
-	int rc = 0;
-	if (json_is_array(doc)) {
-		gcc_array(p, doc);
-	} else if (json_is_array(json_object_get(doc, "runs"))) {
-		json_t *runs = json_object_get(doc, "runs");
-		struct build b = {0};
-		for (size_t i = 0; i < json_array_size(runs); i++) {
-			json_t *run = json_array_get(runs, i);
-			json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
-			const char *tool = jget_str(driver, "name");
-			if (tool && strstr(tool, "clang"))
-				diag_parser_vote(p, DIAG_CC_CLANG);
-			else if (tool && (strstr(tool, "GNU") || strstr(tool, "gcc")))
-				diag_parser_vote(p, DIAG_CC_GCC);
-			json_t *results = json_object_get(run, "results");
-			for (size_t k = 0; k < json_array_size(results); k++)
-				sarif_result(p, &b, json_array_get(results, k),
-					     json_object_get(driver, "rules"),
+	json_t *runs = json_object_get(doc, "runs");
+	int rc = json_is_array(runs)
+		     ? 0
+		     : kerr_set(e, "%s: neither SARIF (no \"runs\") nor a GCC JSON array", name);
+	struct build b = {0};
+	for (size_t i = 0; !rc && i < json_array_size(runs); i++) {
+		json_t *run = json_array_get(runs, i);
+		json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
+		const char *tool = jget_str(driver, "name");
+		if (tool && strstr(tool, "clang"))
+			diag_parser_vote(p, DIAG_CC_CLANG);
+		else if (tool && (strstr(tool, "GNU") || strstr(tool, "gcc")))
+			diag_parser_vote(p, DIAG_CC_GCC);
+		json_t *results = json_object_get(run, "results");
+		for (size_t k = 0; !rc && k < json_array_size(results); k++) {
+			json_t *r = json_array_get(results, k);
+			if (!json_is_object(r))
+				rc = kerr_set(e, "%s: runs[%zu].results[%zu] is not an object",
+					      name, i, k);
+			else
+				sarif_result(p, &b, r, json_object_get(driver, "rules"),
 					     json_object_get(run, "artifacts"));
-			build_flush(p, &b);
 		}
-		build_free(&b);
-	} else {
-		rc = kerr_set(e, "%s: neither SARIF (no \"runs\") nor a GCC JSON array", name);
+		build_flush(p, &b);
 	}
+	build_free(&b);
 	json_decref(doc);
 	return rc;
 }

@@ -12,8 +12,9 @@
 
 /* One line of GCC JSON ("[{"kind": ...}]") met in a log. */
 void diag_gcc_json_line(struct diag_parser *p, const char *s, size_t n);
-/* A whole JSON document: SARIF 2.1.0 or a GCC JSON array. `name` is for
- * messages. Returns 0, or -1 with "name: line N: what" in e. */
+/* A whole JSON document: SARIF 2.1.0, or GCC JSON arrays one after another.
+ * `name` is for messages. Returns 0, or -1 with "name:LINE:COL: what" (or
+ * "name: runs[0].results[3] is not an object") in e. */
 int diag_read_json(struct diag_parser *p, const char *text, size_t len, const char *name,
 		   struct kerr *e);
 

@@ -1,6 +1,7 @@
 /* The triage store: load and save .klang/triage.yaml, look up by fingerprint. */
 #include "core/triage.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,17 @@ int triage_status_parse(const char *name)
 		if (!strcmp(name, status_names[i]))
 			return i;
 	return -1;
+}
+
+int triage_fp_parse(const char *s, uint64_t *fp)
+{
+	size_t n = 0;
+	while (isxdigit((unsigned char)s[n]))
+		n++;
+	if (n != 16 || s[n])
+		return -1;
+	*fp = strtoull(s, NULL, 16);
+	return 0;
 }
 
 bool triage_settled(int s)
@@ -134,9 +146,8 @@ static int load_entry(void *ctx, const char *path, const struct ynode *m, struct
 	const struct ynode *fp = ydoc_get(m, "fingerprint"), *st = ydoc_get(m, "status");
 	if (!fp || fp->type != Y_SCALAR)
 		return kerr_set(e, "%s:%u:%u: entry needs a 'fingerprint'", path, m->line, m->col);
-	char *end;
-	uint64_t v = strtoull(fp->str, &end, 16);
-	if (!*fp->str || *end || strlen(fp->str) > 16)
+	uint64_t v;
+	if (triage_fp_parse(fp->str, &v))
 		return kerr_set(e, "%s:%u:%u: fingerprint '%s' is not 16 hex digits", path,
 				fp->line, fp->col, fp->str);
 	int s = st && st->type == Y_SCALAR ? triage_status_parse(st->str) : -1;

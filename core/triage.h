@@ -24,6 +24,8 @@ enum triage_status { TRIAGE_STATUSES(TRIAGE_ENUM) TRIAGE__COUNT };
 const char *triage_status_name(int s);
 /* -1 if the name is not a status. */
 int triage_status_parse(const char *name);
+/* A fingerprint as the store writes it, exactly 16 hex digits; -1 if s is not one. */
+int triage_fp_parse(const char *s, uint64_t *fp);
 /* Statuses that settle a warning: a CI gate does not count them. */
 bool triage_settled(int s);
 

@@ -313,6 +313,31 @@ void state_dir_ignore_scratch(const char *repo)
 	free(dir);
 }
 
+/* Without libgit2, whose start-up (it reads every CA certificate) would be
+ * most of the CPU time klang build takes of its own. */
+char *repo_workdir(const char *path)
+{
+	char *dir = realpath(path, NULL);
+	struct stat st, top;
+	if (!dir || stat(dir, &top) < 0) {
+		free(dir);
+		return NULL;
+	}
+	for (;;) {
+		char *git = xasprintf("%s%s.git", dir, strcmp(dir, "/") ? "/" : "");
+		bool found = stat(git, &st) == 0;
+		free(git);
+		if (found)
+			return dir;
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir || (*slash = '\0', stat(dir, &st) < 0) ||
+		    st.st_dev != top.st_dev)
+			break;
+	}
+	free(dir);
+	return NULL;
+}
+
 bool file_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
@@ -411,6 +436,12 @@ void str_flatten(char *s)
 	for (; *s; s++)
 		if (*s == '\t' || *s == '\n' || *s == '\r')
 			*s = ' ';
+}
+
+void fput_flat(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
 void warnx_(const char *fmt, ...)

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define KLANG_VERSION "0.1"
 
@@ -97,6 +98,10 @@ int cmp_str(const void *a, const void *b);
  * overrides.yaml, rules.yaml, families.yaml, config.yaml) stays visible to
  * git. Quiet: the scratch still works if the file cannot be written. */
 void state_dir_ignore_scratch(const char *repo);
+/* The work tree of the repository at or above `path`, or NULL: the first
+ * directory up to the file system's edge with a .git in it (a directory,
+ * or the file of a git worktree). Caller frees. */
+char *repo_workdir(const char *path);
 
 /* Where installed data lives (themes/, patchsets/): $KLANG_DATADIR, else the
  * source tree next to the running binary, else the compiled-in DATADIR.
@@ -112,6 +117,10 @@ bool str_endswith(const char *s, const char *suffix);
 char *str_trim(char *s); /* in place, returns s advanced past leading space */
 /* Replace tabs and newlines by spaces (for TSV fields), in place. */
 void str_flatten(char *s);
+/* Write s (NULL: nothing) on one line: control bytes (tabs, line breaks,
+ * an escape sequence) become spaces, so a TSV field stays one field and
+ * nothing reaches the terminal as a command. */
+void fput_flat(FILE *f, const char *s);
 /* Print a message "klang: ..." to stderr. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strmap.h"
+
 int yamldoc_parse_error(struct kerr *e, const char *label, const yaml_parser_t *p, const char *text,
 			size_t len)
 {
@@ -40,6 +42,27 @@ int yamldoc_load(yaml_document_t *doc, const char *path, const char *label, stru
 	return rc;
 }
 
+/* A key given twice in one mapping: libyaml keeps both and every reader
+ * would take one of them silently, so no file may have one. */
+static int duplicate_key(yaml_document_t *doc, const char *label, struct kerr *e)
+{
+	int rc = 0;
+	for (yaml_node_t *m = doc->nodes.start; m < doc->nodes.top && !rc; m++) {
+		if (m->type != YAML_MAPPING_NODE)
+			continue;
+		struct strmap seen = STRMAP_INIT;
+		for (yaml_node_pair_t *p = m->data.mapping.pairs.start;
+		     p < m->data.mapping.pairs.top && !rc; p++) {
+			yaml_node_t *k = yaml_document_get_node(doc, p->key);
+			const char *key = yamldoc_scalar(k);
+			if (key && strmap_put(&seen, key, k))
+				rc = yamldoc_error(e, label, k, "duplicate key '%s'", key);
+		}
+		strmap_free(&seen);
+	}
+	return rc;
+}
+
 int yamldoc_load_text(yaml_document_t *doc, const char *text, size_t len, const char *label,
 		      struct kerr *e)
 {
@@ -49,6 +72,8 @@ int yamldoc_load_text(yaml_document_t *doc, const char *text, size_t len, const 
 	int rc = 0;
 	if (!yaml_parser_load(&parser, doc))
 		rc = yamldoc_parse_error(e, label, &parser, text, len);
+	else if ((rc = duplicate_key(doc, label, e)))
+		yaml_document_delete(doc);
 	yaml_parser_delete(&parser);
 	return rc;
 }

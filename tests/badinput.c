@@ -61,9 +61,9 @@ const struct badinput_row badinput_rows[] = {
      "printf 'rules:\\n  - subject: x\\n    until_clang: soon\\n' > version.yaml",
      "klang series --patchset version.yaml --clang 14", 2,
      "klang: version.yaml:3:18: 'until_clang' must be a Clang version such as 5, 5.0 or 14.0.6"},
-    {"YAML semantic error: rules given twice", "printf 'rules: []\\nrules: []\\n' > twice.yaml",
+    {"YAML semantic error: a key given twice", "printf 'rules: []\\nrules: []\\n' > twice.yaml",
      "klang series --patchset twice.yaml --clang 14", 2,
-     "klang: twice.yaml:2:1: 'rules' is given twice"},
+     "klang: twice.yaml:2:1: duplicate key 'rules'"},
     {"invalid regex", "printf 'rules:\\n  - subject: \"(\"\\n    drop: true\\n' > regex.yaml",
      "klang series --patchset regex.yaml --clang 14", 2,
      "klang: regex.yaml:2:5: subject '(': missing closing parenthesis at offset 1"},
@@ -213,6 +213,12 @@ const struct badinput_row badinput_rows[] = {
      "klang diag parse cut.log --format tsv > cut.tsv", 0, "",
      "grep -q 'kernel/a.c.*unused variable$' cut.tsv && grep -q 'kernel/b.c\t10\t5.*unused$' "
      "cut.tsv"},
+    {"a GCC JSON log cut short",
+     "printf '[{\"kind\": \"warning\", \"message\": \"unused\"}' > cut.json",
+     "klang diag parse cut.json", 2, "klang: cut.json:1:41: ']' expected near end of file"},
+    {"a SARIF result that is not an object",
+     "printf '{\"runs\": [{\"results\": [null, 5, \"x\"]}]}\\n' > null.sarif",
+     "klang diag parse null.sarif", 2, "klang: null.sarif: runs[0].results[0] is not an object"},
     {"an empty log", ": > empty.log", "klang diag parse empty.log > empty.txt", 0, "",
      "grep -qx '0 diagnostics (0 warnings, 0 errors reported)' empty.txt"},
     {"an unreadable log", "echo x > unreadable.log && chmod 000 unreadable.log",
@@ -222,8 +228,12 @@ const struct badinput_row badinput_rows[] = {
      "klang: logdir: is a directory, not a log"},
     {"a missing log", ": > empty.log", "klang diag diff --gcc nosuch.log --clang empty.log", 2,
      "klang: nosuch.log: No such file or directory"},
+    {"stdin given as two logs", ": > empty.log", "klang diag diff --gcc - --clang - < empty.log", 2,
+     "klang: diag: - is given twice: stdin can be read once (see klang diag --help)"},
+    {"an empty option value", ": > empty.log", "klang diag parse empty.log --arch ''", 2,
+     "klang: diag: --arch needs a value (see klang diag --help)"},
     {"diff with no logs and no builds", "mkdir -p nobuilds", "klang diag diff --repo nobuilds", 2,
-     "klang diag: diff needs --gcc LOG... and --clang LOG...: no finished GCC and Clang builds "
+     "klang: diag: diff needs --gcc LOG... and --clang LOG...: no finished GCC and Clang builds "
      "of one config under nobuilds/.klang (klang build makes them) (see klang diag --help)"},
 
     /* patch files: mbox and quilt */
@@ -259,9 +269,22 @@ const struct badinput_row badinput_rows[] = {
     {"group rules: unknown key", ": > empty.log && printf -- '- nme: x\\n' > key-rules.yaml",
      "klang diag parse empty.log --rules key-rules.yaml", 2,
      "klang: key-rules.yaml:1:3: unknown key 'nme' (a rule has name, flag, message, file)"},
+    {"group rules: control characters in a name",
+     ": > empty.log && printf -- '- name: \"a\\\\tb\\\\nc\"\\n  flag: x\\n' > ctl-rules.yaml",
+     "klang diag parse empty.log --rules ctl-rules.yaml", 2,
+     "klang: ctl-rules.yaml:1:9: a rule name may not hold control characters (0x09)"},
     {"unknown triage status", NULL, "klang diag triage --repo r 0123456789abcdef maybe", 2,
-     "klang diag: 'maybe' is not new, confirmed, wontfix, false-positive or fixed (see klang "
+     "klang: diag: 'maybe' is not new, confirmed, wontfix, false-positive or fixed (see klang "
      "diag --help)"},
+    {"a triage store in a repository that is not there", NULL,
+     "klang diag triage --repo missing 0123456789abcdef confirmed", 2,
+     "klang: diag: --repo missing: No such file or directory", "test ! -e missing"},
+    {"a triage status set outside a repository", "mkdir -p plain",
+     "klang diag triage --repo plain 0123456789abcdef confirmed", 2,
+     "klang: diag: not a git repository: /path/to/plain", "test ! -e plain/.klang"},
+    {"a fingerprint that is not 16 hex digits", NULL, "klang diag triage --repo r 0123 confirmed",
+     2, "klang: diag: '0123' is not a fingerprint (16 hex digits) (see klang diag --help)",
+     "! grep -qs 0123 r/.klang/triage.yaml"},
     {"corrupt triage store (moved aside)",
      ": > empty.log && mkdir -p r/.klang && printf -- '- fingerprint: zz\\n  status: new\\n' > "
      "r/.klang/triage.yaml",

@@ -201,7 +201,7 @@ static void test_failure_and_warnings(void)
 	CU_ASSERT_EQUAL(test_run(named, &rows_named, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(rows ? rows : "", "\nboth\t"));
 	CU_ASSERT_STRING_EQUAL(rows ? rows : "", rows_named ? rows_named : "-");
-	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "klang diag: x86_64: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "klang: diag: x86_64: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "/x86_64-gcc/build.log against "));
 	free(rows);
 	free(rows_named);

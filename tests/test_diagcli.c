@@ -70,6 +70,46 @@ static void test_usage(void)
 	CU_ASSERT_EQUAL(run(&out, &err, "diff --gcc '%s'", gcc_x86), 2);
 	free(out), free(err);
 	CU_ASSERT_EQUAL(run(&out, &err, "frobnicate"), 2);
+	CU_ASSERT_STRING_EQUAL(err, "klang: diag: unknown subcommand 'frobnicate' (see klang diag "
+				    "--help)\n");
+	free(out), free(err);
+	/* --repo must be there (nothing is made of a typo); reading takes any directory */
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --repo /nonexistent/repo", gcc_x86), 2);
+	CU_ASSERT_STRING_EQUAL(
+	    err, "klang: diag: --repo /nonexistent/repo: No such file or directory\n");
+	free(out), free(err);
+	CU_ASSERT_EQUAL(run(&out, &err, "triage --list --repo /nonexistent/repo"), 2);
+	free(out), free(err);
+	CU_ASSERT_EQUAL(run(&out, &err, "triage --repo '%s' 0123456789abcdef new", gcc_x86), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ": Not a directory"));
+	free(out), free(err);
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --repo / --format tsv", gcc_x86), 0);
+	free(out), free(err);
+	/* an empty value is no value; stdin is read once */
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --fail-on ''", gcc_x86), 2);
+	CU_ASSERT_STRING_EQUAL(err,
+			       "klang: diag: --fail-on needs a value (see klang diag --help)\n");
+	free(out), free(err);
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --arch=", gcc_x86), 2);
+	CU_ASSERT_STRING_EQUAL(err, "klang: diag: --arch needs a value (see klang diag --help)\n");
+	free(out), free(err);
+	CU_ASSERT_EQUAL(run(&out, &err, "diff --gcc - --clang - < '%s'", gcc_x86), 2);
+	CU_ASSERT_STRING_EQUAL(err, "klang: diag: - is given twice: stdin can be read once (see "
+				    "klang diag --help)\n");
+	free(out), free(err);
+	/* after --, a log may start with '-' */
+	char *dir = test_tmpdir();
+	char *cmd = xasprintf("cd '%s' && cp '%s' ./-w.log && %s diag parse --format tsv -- -w.log",
+			      dir, gcc_x86, test_klang_bin());
+	CU_ASSERT_EQUAL(test_run(cmd, &out, &err), 0);
+	CU_ASSERT_EQUAL(count_lines(out), 192);
+	free(out), free(err), free(cmd);
+	test_rmdir(dir);
+	free(dir);
+	/* "klang: CMD: ..." as every other command says it */
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format", gcc_x86), 2);
+	CU_ASSERT_STRING_EQUAL(err,
+			       "klang: diag: --format needs a value (see klang diag --help)\n");
 	free(out), free(err);
 }
 
@@ -177,8 +217,11 @@ static void test_diff_formats(void)
 	json_decref(j);
 	free(out), free(err);
 
-	/* the gate, then triage settles it */
+	/* the gate, then triage settles it (statuses are kept in a repository) */
 	char *dir = test_tmpdir();
+	char *init = xasprintf("git init -q '%s'", dir);
+	CU_ASSERT_EQUAL(test_run(init, NULL, NULL), 0);
+	free(init);
 	CU_ASSERT_EQUAL(
 	    run(&out, &err,
 		"diff --repo '%s' --gcc '%s' --clang '%s' --format tsv --fail-on clang-only", dir,
@@ -315,6 +358,28 @@ static void test_json_inputs(void)
 	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format tsv", lpath), 0);
 	CU_ASSERT_EQUAL(count_lines(out), 3);
 	free(out), free(err);
+	/* one array per compile, "[]" where it printed nothing; one cut short is an error
+	 * at its place (it gave no rows and exit 0) */
+	char *arrays = xasprintf("[]\n%s[]\n", gj);
+	CU_ASSERT_EQUAL(write_file_atomic(gpath, arrays, strlen(arrays), &e), 0);
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format tsv", gpath), 0);
+	CU_ASSERT_EQUAL(count_lines(out), 3);
+	free(out), free(err), free(arrays);
+	arrays = xasprintf("[]\n%.*s", (int)strlen(gj) - 2, gj); /* without "]\n" */
+	CU_ASSERT_EQUAL(write_file_atomic(gpath, arrays, strlen(arrays), &e), 0);
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format tsv", gpath), 2);
+	char *want_err =
+	    xasprintf("klang: %s:2:%zu: ']' expected near end of file\n", gpath, strlen(gj) - 2);
+	CU_ASSERT_STRING_EQUAL(err, want_err);
+	CU_ASSERT_STRING_EQUAL(out, "");
+	free(out), free(err), free(arrays), free(want_err);
+	/* a SARIF result that is not an object is named (it made a row of nothing) */
+	const char *nulls = "{\"runs\": [{\"results\": [null, 5, \"x\"]}]}\n";
+	CU_ASSERT_EQUAL(write_file_atomic(gpath, nulls, strlen(nulls), &e), 0);
+	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s' --format tsv", gpath), 2);
+	want_err = xasprintf("klang: %s: runs[0].results[0] is not an object\n", gpath);
+	CU_ASSERT_STRING_EQUAL(err, want_err);
+	free(out), free(err), free(want_err);
 	/* broken JSON names the file and the place */
 	CU_ASSERT_EQUAL(write_file_atomic(gpath, "{\"runs\": [", 10, &e), 0);
 	CU_ASSERT_EQUAL(run(&out, &err, "parse '%s'", gpath), 2);

@@ -7,6 +7,7 @@
 
 #include "core/diag.h"
 #include "core/diagdiff.h"
+#include "core/diagout.h"
 #include "core/group.h"
 #include "core/util.h"
 #include "tests/diagtest.h"
@@ -208,8 +209,36 @@ static void test_rule_errors(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "rules.yaml:"));
 	CU_ASSERT_PTR_NULL(rules_from(dir, "name: a\n", &e));
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "expected a list of rules"));
+	/* a name is printed on one line: no tab, line break or escape sequence */
+	CU_ASSERT_PTR_NULL(rules_from(dir, "- flag: x\n  name: \"a\\tb\\nc\"\n", &e));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(e.msg, "rules.yaml:2:9: a rule name may not hold control characters (0x09)"));
+	CU_ASSERT_PTR_NULL(rules_from(dir, "- flag: x\n  name: \"\\e[31mred\"\n", &e));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "control characters (0x1b)"));
 	test_rmdir(dir);
 	free(dir);
+}
+
+/* Text and TSV keep a group name on its line whatever it holds (a rule
+ * made in code, a capture): control bytes are written as spaces. */
+static void test_output_one_line(void)
+{
+	struct diag_set *s = dt_parse_text("/s/kernel/a.c:1:1: warning: w [-Wx]\n", DIAG_CC_GCC);
+	struct diag *d = diag_set_get(s, 0);
+	d->group = "a\tb\nc\r\x1b[31m";
+	d->subgroup = "s\nt";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	diag_write_tsv(f, &d, 1, DIAG_VIEW_PARSE);
+	diag_write_text(f, &d, 1, DIAG_VIEW_PARSE, NULL);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\t-Wx\ta b c  [31m:s t\t1\tw\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n== a b c  [31m: 1 diagnostic\n-- s t\n"));
+	CU_ASSERT_PTR_NULL(strchr(buf, '\x1b'));
+	CU_ASSERT_PTR_NULL(strchr(buf, '\r'));
+	free(buf);
+	diag_set_free(s);
 }
 
 void suite_group(void)
@@ -218,5 +247,6 @@ void suite_group(void)
 	CU_add_test(s, "shipped rules on arm64", test_shipped_rules);
 	CU_add_test(s, "captures and first match", test_captures_and_order);
 	CU_add_test(s, "rule errors", test_rule_errors);
+	CU_add_test(s, "group names on one line", test_output_one_line);
 	CU_add_test(s, "70 rules, families, rules without a flag", test_many_rules);
 }

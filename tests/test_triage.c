@@ -114,6 +114,18 @@ static void test_bad_store(void)
 	CU_ASSERT_EQUAL(triage_load(t, path, &e), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "is not 16 hex digits"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, ".corrupt.2"));
+	/* exactly 16 hex digits: strtoull would take "123", " 0x12" and "-1" */
+	static const char *const notfp[] = {"123",
+					    "0x23456789abcdef0",
+					    " 123456789abcdef0",
+					    "-123456789abcdef",
+					    "123456789abcdef01",
+					    ""};
+	uint64_t fp = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(notfp); i++)
+		CU_ASSERT_EQUAL(triage_fp_parse(notfp[i], &fp), -1);
+	CU_ASSERT_EQUAL(triage_fp_parse("B1154b534a090ac0", &fp), 0);
+	CU_ASSERT_EQUAL(fp, 0xb1154b534a090ac0ull);
 	CU_ASSERT_EQUAL(triage_status_parse("wontfix"), TRIAGE_WONTFIX);
 	CU_ASSERT_EQUAL(triage_status_parse("later"), -1);
 	CU_ASSERT_STRING_EQUAL(triage_status_name(TRIAGE_FALSE_POSITIVE), "false-positive");

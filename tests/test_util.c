@@ -186,6 +186,34 @@ static void test_yaml_quoted(void)
 	}
 }
 
+/* A key given twice in any mapping, at any depth, is an error at the second
+ * (a config's jobs, a rule's name); the same key in two mappings is not. */
+static void test_yaml_duplicate_key(void)
+{
+	static const struct {
+		const char *text, *err;
+	} cases[] = {
+	    {"jobs: 4\njobs: 8\n", "t:2:1: duplicate key 'jobs'"},
+	    {"- name: a\n  flag: x\n  name: b\n", "t:3:3: duplicate key 'name'"},
+	    {"a: {x: 1, y: 2, x: 3}\n", "t:1:17: duplicate key 'x'"},
+	    {"- name: a\n- name: b\n", NULL},
+	    {"a: {x: 1}\nb: {x: 1}\n", NULL},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		yaml_document_t doc;
+		struct kerr e;
+		int rc = yamldoc_load_text(&doc, cases[i].text, strlen(cases[i].text), "t", &e);
+		if (cases[i].err) {
+			CU_ASSERT_EQUAL(rc, -1);
+			CU_ASSERT_STRING_EQUAL(rc ? e.msg : "", cases[i].err);
+		} else {
+			CU_ASSERT_EQUAL(rc, 0);
+			if (rc == 0)
+				yaml_document_delete(&doc);
+		}
+	}
+}
+
 void suite_util(void)
 {
 	CU_pSuite s = CU_add_suite("util", NULL, NULL);
@@ -195,4 +223,5 @@ void suite_util(void)
 	CU_add_test(s, "pointer-keyed map", test_ptrmap);
 	CU_add_test(s, "big buffers mapped at once", test_alloc_big);
 	CU_add_test(s, "YAML quoted strings read back", test_yaml_quoted);
+	CU_add_test(s, "YAML duplicate keys", test_yaml_duplicate_key);
 }
