@@ -262,8 +262,7 @@ static int read_version(int fd, pid_t pid, struct strbuf *sb, int *st)
 	return 0;
 }
 
-/* Run argv with "--version" appended; stdout and stderr together into out. */
-static int run_version(char **words, size_t nwords, char **out, struct kerr *e)
+int run_version(char **words, size_t nwords, char **out, struct kerr *e)
 {
 	int fds[2];
 	if (pipe(fds) < 0)

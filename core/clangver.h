@@ -42,6 +42,10 @@ const char *clangver_default_cc(const char *cc);
 /* How long `CC --version` may take, in seconds. */
 #define CLANGVER_TIMEOUT 10
 
+/* Run WORDS with "--version" appended, stdout and stderr together into
+ * *out; given up after CLANGVER_TIMEOUT seconds or 64 KiB (its process
+ * group killed), an error naming a compiler not found or not executable. */
+int run_version(char **words, size_t nwords, char **out, struct kerr *e);
 /* Run `CC --version` (CC split into words, found on PATH) and parse it; a
  * compiler that hangs is given up after CLANGVER_TIMEOUT seconds. */
 int clangver_detect(const char *cc, struct clang_version *v, struct kerr *e);

@@ -8,6 +8,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/clangver.h"
+
 /* GNU triples Debian and most distributions use, best first. */
 static const struct {
 	const char *arch;
@@ -79,17 +81,16 @@ char *path_search(const char *prog)
 
 char *tool_version_line(const char *prog)
 {
-	char *cmd = xasprintf("'%s' --version 2>/dev/null </dev/null", prog);
-	FILE *f = popen(cmd, "r");
-	free(cmd);
-	char line[512] = "";
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		pclose(f);
+	char *out = NULL, *words[] = {(char *)prog};
+	struct kerr e;
+	if (run_version(words, 1, &out, &e) < 0)
+		return NULL;
+	out[strcspn(out, "\n")] = '\0';
+	if (!*out) {
+		free(out);
+		out = NULL;
 	}
-	line[strcspn(line, "\n")] = '\0';
-	return line[0] ? xstrdup(line) : NULL;
+	return out;
 }
 
 char *toolchain_cross_prefix(const char *arch, const char *tool, struct strbuf *tried)

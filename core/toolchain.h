@@ -30,7 +30,8 @@ bool toolchain_arch_is_native(const char *arch);
 /* The first "<triple>-" for `arch` whose `<triple>-<tool>` is on PATH; NULL
  * if none. `tried` (optional) receives the names looked for. Caller frees. */
 char *toolchain_cross_prefix(const char *arch, const char *tool, struct strbuf *tried);
-/* The first line of `prog --version`, or NULL. Caller frees. */
+/* The first line of `prog --version`, or NULL (also when it does not
+ * finish in CLANGVER_TIMEOUT seconds). Caller frees. */
 char *tool_version_line(const char *prog);
 /* Full path of `prog` on $PATH (or prog itself if it has a '/'), NULL if not
  * executable. Caller frees. */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/build.h"
+#include "core/clangver.h"
 #include "core/toolchain.h"
 #include "core/util.h"
 #include "tests/helpers.h"
@@ -147,6 +149,39 @@ static void test_llvm_version(void)
 	free(dir);
 }
 
+/* The version line recorded per build: the first line, also from a tool
+ * that leaves a process holding its output; a tool that never answers is
+ * given up after CLANGVER_TIMEOUT seconds. */
+static void test_version_line(void)
+{
+	char *dir = test_tmpdir();
+	char *tool = xasprintf("%s/cc-bg", dir);
+	char *body = xasprintf("printf '#!/bin/sh\\necho \"cc-bg 1.2.3\"\\necho second\\n"
+			       "sleep 30 &\\n' > '%s' && chmod +x '%s'",
+			       tool, tool);
+	CU_ASSERT_EQUAL_FATAL(test_run(body, NULL, NULL), 0);
+	double t0 = build_now();
+	char *line = tool_version_line(tool);
+	CU_ASSERT_STRING_EQUAL(line ? line : "", "cc-bg 1.2.3");
+	CU_ASSERT(build_now() - t0 < 5);
+	free(line);
+	/* one that never answers is given up (it hung klang build for good) */
+	char *hang =
+	    xasprintf("printf '#!/bin/sh\nexec sleep 60\n' > '%s' && chmod +x '%s'", tool, tool);
+	CU_ASSERT_EQUAL_FATAL(test_run(hang, NULL, NULL), 0);
+	t0 = build_now();
+	CU_ASSERT_PTR_NULL(tool_version_line(tool));
+	CU_ASSERT(build_now() - t0 < CLANGVER_TIMEOUT + 5);
+	free(hang);
+	char *missing = xasprintf("%s/nope", dir);
+	CU_ASSERT_PTR_NULL(tool_version_line(missing));
+	free(missing);
+	free(body);
+	free(tool);
+	test_rmdir(dir);
+	free(dir);
+}
+
 void suite_toolchain(void)
 {
 	CU_pSuite s = CU_add_suite("toolchain", NULL, NULL);
@@ -154,4 +189,5 @@ void suite_toolchain(void)
 	CU_add_test(s, "wrappers and user overrides", test_wrappers_and_overrides);
 	CU_add_test(s, "errors name what is wrong", test_errors);
 	CU_add_test(s, "versioned LLVM", test_llvm_version);
+	CU_add_test(s, "--version line of a tool that leaves a process behind", test_version_line);
 }
