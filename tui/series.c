@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <git2.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/apply.h"
 #include "core/export.h"
@@ -29,6 +31,7 @@ static struct {
 	bool found_done;
 	struct strbuf why; /* the status text of the selected patch */
 	char *branch;	   /* the branch name offered by A */
+	char *replacing;   /* the existing branch A asks to replace */
 	enum export_format fmt;
 } S;
 
@@ -407,17 +410,11 @@ static bool ready(void)
 	return S.open && S.have_clang;
 }
 
-static void applied(const char *text, void *data)
+static void apply_to(const char *branch, bool force)
 {
-	(void)data;
-	if (!text) {
-		report("apply cancelled");
-		return;
-	}
-	const char *branch = *text ? text : S.branch;
 	struct apply_result res;
 	struct kerr e;
-	int rc = apply_series(&S.s, branch, false, &res, &e);
+	int rc = apply_series(&S.s, branch, force, &res, &e);
 	if (rc < 0) {
 		report_error("%s", e.msg);
 	} else if (rc > 0) {
@@ -426,11 +423,45 @@ static void applied(const char *text, void *data)
 		report_error("branch %s not created: %s", branch, sb_str(&sb));
 		sb_free(&sb);
 	} else {
-		report("created branch %s at %.12s: %zu patch%s applied, %zu dropped%s", branch,
-		       res.tip, res.applied, res.applied == 1 ? "" : "es", S.s.dropped,
+		report("%s branch %s at %.12s: %zu patch%s applied, %zu dropped%s",
+		       force ? "replaced" : "created", branch, res.tip, res.applied,
+		       res.applied == 1 ? "" : "es", S.s.dropped,
 		       res.nempty ? " (some kept patches were empty: skipped)" : "");
 	}
 	apply_result_free(&res);
+}
+
+static void replace_confirmed(const char *text, void *data)
+{
+	(void)data;
+	if (text && (!strcasecmp(text, "y") || !strcasecmp(text, "yes")))
+		apply_to(S.replacing, true); /* still refused if klang did not make it */
+	else
+		report("branch %s left as it is", S.replacing);
+}
+
+static void applied(const char *text, void *data)
+{
+	(void)data;
+	if (!text) {
+		report("apply cancelled");
+		return;
+	}
+	const char *branch = *text ? text : S.branch;
+	char *ref = xasprintf("refs/heads/%s", branch);
+	git_reference *old = NULL;
+	bool exists = S.s.st->repo && git_reference_lookup(&old, S.s.st->repo, ref) == 0;
+	git_reference_free(old);
+	free(ref);
+	if (!exists) {
+		apply_to(branch, false);
+		return;
+	}
+	free(S.replacing);
+	S.replacing = xstrdup(branch);
+	char *label = xasprintf("Branch %s exists: replace it (if klang made it)? [y/N] ", branch);
+	prompt_open(label, replace_confirmed, NULL);
+	free(label);
 }
 
 static bool on_apply(struct view *v, int action, void *data)
@@ -589,6 +620,7 @@ void series_tui_free(void)
 	free(S.from);
 	free(S.no_clang);
 	free(S.branch);
+	free(S.replacing);
 	sb_free(&S.why);
 	memset(&S, 0, sizeof(S));
 }
