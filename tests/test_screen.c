@@ -603,6 +603,8 @@ static void test_warnings_view(void)
 		   "  +   1 new arch/x86/kernel/cpu/cacheinfo.c:730:15 -Wunused-but-set-variable"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(screen[1], "[source]"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(screen[1], "include/linux/sunrpc/xdr.h:752:10: result of"));
+	/* the source pane's status bar is the warnings view's: the diagnostic */
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[1], "\nresult of comparison of constant "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(screen[2], "[warnings] gcc-only:"));
 	CU_ASSERT_PTR_NULL(strstr(screen[2], "cacheinfo.c:730:15"));
 	for (int i = 0; i < 3; i++)
@@ -671,6 +673,8 @@ static void test_builds_view(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_wide, "ok          [####################]        28 obj "));
 	free(t_wide);
 	free(wide);
+	/* the status bar says they are done ("builds: 4 started" is gone) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "builds: 4 done: 4 ok"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "-- log of arm64-llvm --"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "LD      vmlinux"));
 	/* the next session shows what those builds left: outcome and log */

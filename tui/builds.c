@@ -43,6 +43,7 @@ struct row {
 	char *last, *last_log; /* the newest record of this build (klang build) */
 	time_t last_mtime;
 	bool last_same; /* that record is of the config the row builds */
+	bool done;	/* its build was seen finished (report_done) */
 };
 
 static struct {
@@ -127,12 +128,49 @@ static void relayout(void)
 	view_fix_position(v);
 }
 
+/* Builds that finished since the last tick: the status bar says so, over
+ * the builds' own messages ("builds: 4 started") but no one else's. */
+static void report_done(void)
+{
+	const struct row *last = NULL;
+	size_t running = 0, done = 0, count[BUILD_CANCELLED + 1] = {0};
+	for (size_t i = 0; i < B.nrows; i++) {
+		struct row *r = &B.rows[i];
+		bool now = r->b && build_status_done(r->b->status);
+		if (now && !r->done)
+			last = r;
+		r->done = now;
+		if (now) {
+			done++;
+			count[r->b->status]++;
+		} else if (r->b) {
+			running++;
+		}
+	}
+	const char *msg = report_message();
+	if (!last || (*msg && strncmp(msg, "builds: ", 8)))
+		return;
+	if (running) {
+		report("builds: %s %s, %zu running", last->name, build_status_name(last->b->status),
+		       running);
+		return;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	for (int s = BUILD_OK; s <= BUILD_CANCELLED; s++)
+		if (count[s])
+			sb_addf(&sb, "%s%zu %s", sb.len ? ", " : "", count[s],
+				build_status_name((enum build_status)s));
+	report("builds: %zu done: %s", done, sb_str(&sb));
+	sb_free(&sb);
+}
+
 static void tick(void *data)
 {
 	(void)data;
 	if (!B.mgr_ok)
 		return;
 	bmgr_tick(&B.m);
+	report_done();
 	read_tail(&B.rows[selected_row(&builds_view)]);
 	relayout();
 }

@@ -51,6 +51,11 @@ void report_clear(void)
 	sb_reset(&message);
 }
 
+const char *report_message(void)
+{
+	return sb_str(&message);
+}
+
 void prompt_open(const char *label, prompt_fn fn, void *data)
 {
 	free(prompt.label);

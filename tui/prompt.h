@@ -10,6 +10,8 @@
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_clear(void);
+/* The message shown ("" if none). */
+const char *report_message(void);
 
 /* Called with the text on Enter, with NULL on Esc. */
 typedef void (*prompt_fn)(const char *text, void *data);
