@@ -267,6 +267,11 @@ static void test_help(void)
 	run_case("help", repo_dir, NULL, NULL);
 }
 
+static void test_esc(void)
+{
+	run_case("esc", repo_dir, NULL, NULL);
+}
+
 static void test_resize_mouse(void)
 {
 	run_case("resize", repo_dir, NULL, NULL);
@@ -725,6 +730,7 @@ void suite_screen(void)
 	CU_add_test(s, "patch view: split, J/K, scrolling", test_patch_view);
 	CU_add_test(s, "search with n/N", test_search);
 	CU_add_test(s, "help from the action table", test_help);
+	CU_add_test(s, "Esc closes help, pickers and panes", test_esc);
 	CU_add_test(s, "resize and mouse", test_resize_mouse);
 	CU_add_test(s, "themes: colours, NO_COLOR, projector", test_colors);
 	CU_add_test(s, "patchset with an extra tag", test_patchset);

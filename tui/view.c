@@ -411,6 +411,12 @@ void ui_key(int key, bool fn)
 		return;
 	struct view *v = display[focus];
 	int action = v ? keys_lookup(v->ops->scope, key) : ACT_NONE;
+	if (action == ACT_NONE && !fn && key == 27) {
+		/* Esc (unless bound) closes as q does, but never quits klang */
+		if (v && (display[1] || v->parent))
+			ui_action(ACT_QUIT);
+		return;
+	}
 	if (action == ACT_NONE)
 		report_error("%s: no action for this key (? for help)", key_name(key));
 	else
