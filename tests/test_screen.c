@@ -649,7 +649,7 @@ static void test_builds_view(void)
 	sb_adds(&sb, "3\n:save-display idle\nb\n:wait 300\n:save-display started\n");
 	for (int i = 0; i < 20; i++)
 		sb_addf(&sb, ":wait 2000\n:save-display s%02d\n", i);
-	sb_adds(&sb, ":resize 120x30\n:save-display wide\n");
+	sb_adds(&sb, ":resize 120x30\n:save-display wide\n<Enter>\n:save-display enter\n");
 	char *script = write_script(outdir, sb.buf);
 	char *cmd = xasprintf("cd '%s' && env TERM=xterm-256color LANG=C.UTF-8 HOME='%s' "
 			      "KLANG_SCRIPT='%s' '%s' --repo '%s'",
@@ -678,14 +678,25 @@ static void test_builds_view(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_wide, "ok          [####################]        28 obj "));
 	free(t_wide);
 	free(wide);
+	/* a finished build has no eta */
+	CU_ASSERT_PTR_NULL(strstr(t_last, " eta "));
+	/* Enter: the warnings of the selected build's arch */
+	char *enter = xasprintf("%s/enter", outdir), *t_enter = read_or_empty(enter);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_enter, "[warnings] clang-only: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_enter, "; arch arm64, "));
+	free(t_enter);
+	free(enter);
 	/* the status bar says they are done ("builds: 4 started" is gone) */
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "builds: 4 done: 4 ok"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "-- log of arm64-llvm --"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "LD      vmlinux"));
 	/* the next session shows what those builds left: outcome and log */
 	free(script);
-	script =
-	    write_script(outdir, "3\nj\n:save-display again\nr\n:wait 300\n:save-display one\n");
+	sb_reset(&sb);
+	sb_adds(&sb, "3\nj\n:save-display again\nr\n:wait 300\n:save-display one\n");
+	for (int i = 0; i < 10; i++)
+		sb_addf(&sb, ":wait 1000\n:save-display o%02d\n", i);
+	script = write_script(outdir, sb.buf);
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
 	char *again = xasprintf("%s/again", outdir), *t_again = read_or_empty(again);
 	CU_ASSERT_PTR_NOT_NULL(
@@ -702,6 +713,20 @@ static void test_builds_view(void)
 	CU_ASSERT_PTR_NULL(strstr(t_one, "arm64-gcc     idle"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_one, "arm64-llvm    idle (b to start)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_one, "x86_64-gcc    idle (b to start)"));
+	/* rerun, its total known from the first run: finished, the count it
+	 * reached, as on the first run */
+	bool done = false;
+	for (int i = 0; i < 10 && !done; i++) {
+		char *o = xasprintf("%s/o%02d", outdir, i), *t_o = read_or_empty(o);
+		if (t_o && strstr(t_o, "arm64-gcc     ok ")) {
+			done = true;
+			CU_ASSERT_PTR_NOT_NULL(strstr(t_o, "        28 obj "));
+			CU_ASSERT_PTR_NULL(strstr(t_o, "/28 obj"));
+		}
+		free(t_o);
+		free(o);
+	}
+	CU_ASSERT_TRUE(done);
 	free(t_one);
 	free(one);
 	free(t_again);

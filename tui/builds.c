@@ -411,7 +411,8 @@ static void draw_row(struct line_draw *d, const struct row *r)
 	}
 	draw_textf(d, ELEM_DEFAULT, "%s ", bar);
 	char objs[48];
-	if (b->progress.expected)
+	/* of a finished build the count reached (the total was an estimate) */
+	if (b->progress.expected && !build_status_done(b->status))
 		snprintf(objs, sizeof(objs), "%lu/%lu", b->progress.objects, b->progress.expected);
 	else
 		snprintf(objs, sizeof(objs), "%lu", b->progress.objects);
@@ -420,12 +421,15 @@ static void draw_row(struct line_draw *d, const struct row *r)
 	draw_textf(d, b->errors ? ELEM_FAILED : ELEM_DEFAULT, "%4lu err ", b->errors);
 	char el[32], eta[32];
 	fmt_time(el, sizeof(el), build_elapsed(b));
-	long left = build_eta(b);
-	if (left >= 0 && !build_status_done(b->status))
-		fmt_time(eta, sizeof(eta), (double)left);
-	else
-		snprintf(eta, sizeof(eta), "-");
-	draw_textf(d, ELEM_DEFAULT, " %s eta %s", el, eta);
+	draw_textf(d, ELEM_DEFAULT, " %s", el);
+	if (!build_status_done(b->status)) { /* a finished build has no eta */
+		long left = build_eta(b);
+		if (left >= 0)
+			fmt_time(eta, sizeof(eta), (double)left);
+		else
+			snprintf(eta, sizeof(eta), "-");
+		draw_textf(d, ELEM_DEFAULT, " eta %s", eta);
+	}
 	if (b->error)
 		draw_textf(d, ELEM_FAILED, "  %s", b->error);
 }
@@ -485,6 +489,18 @@ static bool builds_request(struct view *v, int action)
 			report("builds: cancelling %s", r->name);
 		} else {
 			report("builds: %s is not running", r->name);
+		}
+		return true;
+	case ACT_ENTER:
+		/* what a finished build is for: its warnings */
+		if (r->b && !build_status_done(r->b->status)) {
+			report("%s is %s: its log is below", r->name,
+			       build_status_name(r->b->status));
+		} else if (!r->b && !r->last) {
+			report("%s has not run yet: r starts it", r->name);
+		} else {
+			warnings_show_arch(r->arch);
+			view_open(&warnings_view, OPEN_FULL);
 		}
 		return true;
 	case ACT_BUILD_RESTART: {
