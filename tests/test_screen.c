@@ -727,6 +727,22 @@ static void test_builds_view(void)
 		free(o);
 	}
 	CU_ASSERT_TRUE(done);
+	/* Q with builds running asks first; n stays, y cancels them and quits */
+	free(script);
+	script = write_script(outdir, "3\nb\n:wait 300\nQ\n:save-display ask\nn\n"
+				      ":save-display stay\nQ\ny\n:save-display after\n");
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
+	char *ask = xasprintf("%s/ask", outdir), *t_ask = read_or_empty(ask);
+	char *stay = xasprintf("%s/stay", outdir), *t_stay = read_or_empty(stay);
+	char *after = xasprintf("%s/after", outdir);
+	CU_ASSERT(t_ask && strstr(t_ask, "\n4 builds running: cancel them and quit? y/N"));
+	CU_ASSERT(t_stay && strstr(t_stay, "[builds]") && !strstr(t_stay, "y/N"));
+	CU_ASSERT_FALSE(file_exists(after));
+	free(t_ask);
+	free(t_stay);
+	free(ask);
+	free(stay);
+	free(after);
 	free(t_one);
 	free(one);
 	free(t_again);

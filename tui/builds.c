@@ -175,11 +175,23 @@ static void tick(void *data)
 	relayout();
 }
 
+static size_t count_running(void)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < B.nrows; i++)
+		n += B.rows[i].b && !build_status_done(B.rows[i].b->status);
+	return n;
+}
+
 static void on_exit_hook(int sig, void *data)
 {
-	(void)sig;
 	(void)data;
 	if (B.mgr_ok) {
+		size_t n = count_running();
+		if (n && !sig) { /* waiting for them takes a moment: say why */
+			report("cancelling %zu build%s...", n, n == 1 ? "" : "s");
+			ui_redraw();
+		}
 		bmgr_cancel_all(&B.m);
 		double deadline = build_now() + 10;
 		while (bmgr_busy(&B.m) && build_now() < deadline)
@@ -534,6 +546,26 @@ static bool start_handler(struct view *focused, int action, void *data)
 	return true;
 }
 
+static void quit_answer(const char *yes, void *data)
+{
+	(void)data;
+	if (yes)
+		loop_quit(); /* on_exit_hook cancels them */
+}
+
+/* Quitting cancels the builds running: ask first. */
+static bool quit_guard(void)
+{
+	size_t n = count_running();
+	if (!n)
+		return false;
+	char *q = xasprintf("%zu build%s running: cancel %s and quit? y/N ", n, n == 1 ? "" : "s",
+			    n == 1 ? "it" : "them");
+	prompt_confirm(q, quit_answer, NULL);
+	free(q);
+	return true;
+}
+
 bool builds_busy(void)
 {
 	return B.mgr_ok && bmgr_busy(&B.m);
@@ -547,6 +579,7 @@ void builds_view_configure(const struct config *c)
 void builds_view_init(void)
 {
 	action_set_handler(ACT_BUILD_START, start_handler, NULL);
+	ui_set_quit_guard(quit_guard);
 }
 
 static const struct view_ops builds_ops = {

@@ -17,6 +17,9 @@ const char *report_message(void);
 typedef void (*prompt_fn)(const char *text, void *data);
 /* Ask for a line of text after `label` ("/", "Branch: "). */
 void prompt_open(const char *label, prompt_fn fn, void *data);
+/* Ask a yes/no question ("... y/N "): the next key answers, fn gets "y"
+ * for y or Y, NULL for any other key. */
+void prompt_confirm(const char *question, prompt_fn fn, void *data);
 bool prompt_active(void);
 /* A key while the prompt is open (as ui_key()). */
 void prompt_key(int key, bool fn);

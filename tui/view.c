@@ -109,6 +109,19 @@ void view_reload(struct view *v)
 	v->need_open = true;
 }
 
+static bool (*quit_guard)(void);
+
+void ui_set_quit_guard(bool (*guard)(void))
+{
+	quit_guard = guard;
+}
+
+static void quit_klang(void)
+{
+	if (!quit_guard || !quit_guard())
+		loop_quit();
+}
+
 static void view_close_focused(void)
 {
 	struct view *v = display[focus];
@@ -121,7 +134,7 @@ static void view_close_focused(void)
 		display[0] = v->parent;
 		layout_dirty = true;
 	} else {
-		loop_quit();
+		quit_klang();
 	}
 }
 
@@ -318,7 +331,7 @@ void ui_action(int action)
 		view_close_focused();
 		return;
 	case ACT_QUIT_ALL:
-		loop_quit();
+		quit_klang();
 		return;
 	case ACT_MOVE_UP:
 	case ACT_MOVE_DOWN:
