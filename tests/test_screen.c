@@ -449,6 +449,10 @@ static void test_series_view(void)
 	struct series_repo r;
 	CU_ASSERT_EQUAL_FATAL(series_repo_make(&r), 0);
 	char *args = xasprintf("--patchset '%s'", r.patchset), *env = series_env(NULL);
+	/* projector: the badges of dropped patches are not dimmed */
+	char *projector = xasprintf("%s --theme projector", args);
+	run_case("series-projector", NULL, projector, env);
+	free(projector);
 	char *head_before = git_out(r.repo, "rev-parse HEAD");
 	run_case("series-view", NULL, args, env);
 	char *head = git_out(r.repo, "symbolic-ref HEAD"),

@@ -292,8 +292,8 @@ int draw_textf(struct line_draw *d, enum theme_elem e, const char *fmt, ...)
 int draw_tag(struct line_draw *d, const char *name)
 {
 	attr_t a = display_tag_attr(name);
-	if (d->dim)
-		a |= A_DIM;
+	if (d->dim) /* as the theme dims dropped lines (projector: not at all) */
+		a |= display_attr(ELEM_DROPPED) & A_DIM;
 	int n = draw_attr_text(d, a, " ", 1);
 	n += draw_attr_text(d, a, name, -1);
 	return n + draw_attr_text(d, a, " ", 1);
