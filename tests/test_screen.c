@@ -267,6 +267,11 @@ static void test_help(void)
 	run_case("help", repo_dir, NULL, NULL);
 }
 
+static void test_esc(void)
+{
+	run_case("esc", repo_dir, NULL, NULL);
+}
+
 static void test_resize_mouse(void)
 {
 	run_case("resize", repo_dir, NULL, NULL);
@@ -444,6 +449,10 @@ static void test_series_view(void)
 	struct series_repo r;
 	CU_ASSERT_EQUAL_FATAL(series_repo_make(&r), 0);
 	char *args = xasprintf("--patchset '%s'", r.patchset), *env = series_env(NULL);
+	/* projector: the badges of dropped patches are not dimmed */
+	char *projector = xasprintf("%s --theme projector", args);
+	run_case("series-projector", NULL, projector, env);
+	free(projector);
 	char *head_before = git_out(r.repo, "rev-parse HEAD");
 	run_case("series-view", NULL, args, env);
 	char *head = git_out(r.repo, "symbolic-ref HEAD"),
@@ -605,6 +614,8 @@ static void test_warnings_view(void)
 		   "  +   1 new arch/x86/kernel/cpu/cacheinfo.c:730:15 -Wunused-but-set-variable"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(screen[1], "[source]"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(screen[1], "include/linux/sunrpc/xdr.h:752:10: result of"));
+	/* the source pane's status bar is the warnings view's: the diagnostic */
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen[1], "\nresult of comparison of constant "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(screen[2], "[warnings] gcc-only:"));
 	CU_ASSERT_PTR_NULL(strstr(screen[2], "cacheinfo.c:730:15"));
 	for (int i = 0; i < 3; i++)
@@ -644,7 +655,7 @@ static void test_builds_view(void)
 	sb_adds(&sb, "3\n:save-display idle\nb\n:wait 300\n:save-display started\n");
 	for (int i = 0; i < 20; i++)
 		sb_addf(&sb, ":wait 2000\n:save-display s%02d\n", i);
-	sb_adds(&sb, ":resize 120x30\n:save-display wide\n");
+	sb_adds(&sb, ":resize 120x30\n:save-display wide\n<Enter>\n:save-display enter\n");
 	char *script = write_script(outdir, sb.buf);
 	char *cmd = xasprintf("cd '%s' && env TERM=xterm-256color LANG=C.UTF-8 HOME='%s' "
 			      "KLANG_SCRIPT='%s' '%s' --repo '%s'",
@@ -673,12 +684,25 @@ static void test_builds_view(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_wide, "ok          [####################]        28 obj "));
 	free(t_wide);
 	free(wide);
+	/* a finished build has no eta */
+	CU_ASSERT_PTR_NULL(strstr(t_last, " eta "));
+	/* Enter: the warnings of the selected build's arch */
+	char *enter = xasprintf("%s/enter", outdir), *t_enter = read_or_empty(enter);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_enter, "[warnings] clang-only: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_enter, "; arch arm64, "));
+	free(t_enter);
+	free(enter);
+	/* the status bar says they are done ("builds: 4 started" is gone) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "builds: 4 done: 4 ok"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "-- log of arm64-llvm --"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "LD      vmlinux"));
 	/* the next session shows what those builds left: outcome and log */
 	free(script);
-	script =
-	    write_script(outdir, "3\nj\n:save-display again\nr\n:wait 300\n:save-display one\n");
+	sb_reset(&sb);
+	sb_adds(&sb, "3\nj\n:save-display again\nr\n:wait 300\n:save-display one\n");
+	for (int i = 0; i < 10; i++)
+		sb_addf(&sb, ":wait 1000\n:save-display o%02d\n", i);
+	script = write_script(outdir, sb.buf);
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
 	char *again = xasprintf("%s/again", outdir), *t_again = read_or_empty(again);
 	CU_ASSERT_PTR_NOT_NULL(
@@ -695,6 +719,36 @@ static void test_builds_view(void)
 	CU_ASSERT_PTR_NULL(strstr(t_one, "arm64-gcc     idle"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_one, "arm64-llvm    idle (b to start)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_one, "x86_64-gcc    idle (b to start)"));
+	/* rerun, its total known from the first run: finished, the count it
+	 * reached, as on the first run */
+	bool done = false;
+	for (int i = 0; i < 10 && !done; i++) {
+		char *o = xasprintf("%s/o%02d", outdir, i), *t_o = read_or_empty(o);
+		if (t_o && strstr(t_o, "arm64-gcc     ok ")) {
+			done = true;
+			CU_ASSERT_PTR_NOT_NULL(strstr(t_o, "        28 obj "));
+			CU_ASSERT_PTR_NULL(strstr(t_o, "/28 obj"));
+		}
+		free(t_o);
+		free(o);
+	}
+	CU_ASSERT_TRUE(done);
+	/* Q with builds running asks first; n stays, y cancels them and quits */
+	free(script);
+	script = write_script(outdir, "3\nb\n:wait 300\nQ\n:save-display ask\nn\n"
+				      ":save-display stay\nQ\ny\n:save-display after\n");
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, NULL), 0);
+	char *ask = xasprintf("%s/ask", outdir), *t_ask = read_or_empty(ask);
+	char *stay = xasprintf("%s/stay", outdir), *t_stay = read_or_empty(stay);
+	char *after = xasprintf("%s/after", outdir);
+	CU_ASSERT(t_ask && strstr(t_ask, "\n4 builds running: cancel them and quit? y/N"));
+	CU_ASSERT(t_stay && strstr(t_stay, "[builds]") && !strstr(t_stay, "y/N"));
+	CU_ASSERT_FALSE(file_exists(after));
+	free(t_ask);
+	free(t_stay);
+	free(ask);
+	free(stay);
+	free(after);
 	free(t_one);
 	free(one);
 	free(t_again);
@@ -723,6 +777,7 @@ void suite_screen(void)
 	CU_add_test(s, "patch view: split, J/K, scrolling", test_patch_view);
 	CU_add_test(s, "search with n/N", test_search);
 	CU_add_test(s, "help from the action table", test_help);
+	CU_add_test(s, "Esc closes help, pickers and panes", test_esc);
 	CU_add_test(s, "resize and mouse", test_resize_mouse);
 	CU_add_test(s, "themes: colours, NO_COLOR, projector", test_colors);
 	CU_add_test(s, "patchset with an extra tag", test_patchset);

@@ -353,6 +353,9 @@ static void test_suspend_resume_resize(void)
 
 	at = w.out.len;
 	CU_ASSERT_EQUAL(write(w.fd, "Q", 1), 1);
+	/* with builds still running Q asks first */
+	if (wb_read(&w, at, "and quit? y/N", 2000))
+		CU_ASSERT_EQUAL(write(w.fd, "y", 1), 1);
 	CU_ASSERT_EQUAL(wb_wait(&w), 0);
 	CU_ASSERT_PTR_NOT_NULL(memmem(sb_str(&w.out) + at, w.out.len - at, RMCUP, strlen(RMCUP)));
 	CU_ASSERT_TRUE(no_build_left(&w));

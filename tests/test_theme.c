@@ -1,6 +1,7 @@
 /* Tests for core/theme: the shipped themes, messages for broken ones, the
  * choice of theme (NO_COLOR, terminals without colour), colour fitting. */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,65 @@ static void test_shipped(void)
 	theme_free(&t);
 	CU_ASSERT_EQUAL(theme_load(&t, "nosuch", &e), -1);
 	CU_ASSERT_STRING_EQUAL(e.msg, "unknown theme 'nosuch': themes/nosuch.yaml not found");
+}
+
+/* x^2.4 for x in [0, 1] without libm: x^2 times the fifth root of x^2
+ * (Newton's method). */
+static double pow24(double x)
+{
+	double x2 = x * x, y = x > 0 ? 1 : 0;
+	for (int i = 0; i < 60 && y > 0; i++)
+		y -= (y * y * y * y * y - x2) / (5 * y * y * y * y);
+	return x2 * y;
+}
+
+/* WCAG relative luminance of an xterm 256-colour index (16..255). */
+static double luminance(short c)
+{
+	static const int cube[6] = {0, 95, 135, 175, 215, 255};
+	int rgb[3];
+	if (c >= 232)
+		rgb[0] = rgb[1] = rgb[2] = 8 + 10 * (c - 232);
+	else
+		rgb[0] = cube[(c - 16) / 36], rgb[1] = cube[(c - 16) / 6 % 6],
+		rgb[2] = cube[(c - 16) % 6];
+	static const double weight[3] = {0.2126, 0.7152, 0.0722};
+	double l = 0;
+	for (int i = 0; i < 3; i++) {
+		double v = rgb[i] / 255.0;
+		l += weight[i] * (v <= 0.03928 ? v / 12.92 : pow24((v + 0.055) / 1.055));
+	}
+	return l;
+}
+
+/* A style's text over its background (else the theme's) is readable:
+ * WCAG AA, 4.5:1. */
+static void check_contrast(const struct theme *t, const struct theme_style *s)
+{
+	if (s->fg < 16)
+		return;
+	short bg = s->bg >= 16 ? s->bg : t->elem[ELEM_DEFAULT].bg;
+	double a = luminance(s->fg), b = luminance(bg);
+	double ratio = a > b ? (a + 0.05) / (b + 0.05) : (b + 0.05) / (a + 0.05);
+	if (ratio < 4.5)
+		fprintf(stderr, "projector: colour %d on %d: contrast %.2f\n", s->fg, bg, ratio);
+	CU_ASSERT(ratio >= 4.5);
+}
+
+/* Every element and tag of the projector theme, dropped patches too. */
+static void test_projector_contrast(void)
+{
+	struct theme t;
+	struct kerr e;
+	char *path = shipped("projector");
+	CU_ASSERT_EQUAL_FATAL(theme_load_file(&t, path, NULL, &e), 0);
+	for (int i = 0; i < ELEM_COUNT; i++)
+		check_contrast(&t, &t.elem[i]);
+	for (int i = 0; i < TAG_COUNT; i++)
+		check_contrast(&t, &t.tag[i]);
+	check_contrast(&t, &t.other_tag);
+	theme_free(&t);
+	free(path);
 }
 
 /* Load `text` as x.yaml and return the message (or "" if it loaded). */
@@ -187,4 +247,5 @@ void suite_theme(void)
 	CU_add_test(s, "tag styles", test_tag_styles);
 	CU_add_test(s, "choosing a theme", test_choose);
 	CU_add_test(s, "fitting colours", test_color_fit);
+	CU_add_test(s, "projector: every colour readable (4.5:1)", test_projector_contrast);
 }

@@ -121,12 +121,12 @@ static char *normalise(const char *screen)
 	replace_all(&a, sb_str(&b), top, "TMP");
 	sb_reset(&b);
 	regex_t re;
-	CU_ASSERT_EQUAL_FATAL(regcomp(&re, "[0-9]+:[0-9][0-9] eta", REG_EXTENDED), 0);
+	CU_ASSERT_EQUAL_FATAL(regcomp(&re, "err  [0-9]+:[0-9][0-9]", REG_EXTENDED), 0);
 	const char *s = sb_str(&a);
 	regmatch_t m;
 	while (!regexec(&re, s, 1, &m, 0)) {
 		sb_add(&b, s, (size_t)m.rm_so);
-		sb_adds(&b, "M:SS eta");
+		sb_adds(&b, "err  M:SS");
 		s += m.rm_eo;
 	}
 	sb_adds(&b, s);

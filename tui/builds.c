@@ -43,6 +43,7 @@ struct row {
 	char *last, *last_log; /* the newest record of this build (klang build) */
 	time_t last_mtime;
 	bool last_same; /* that record is of the config the row builds */
+	bool done;	/* its build was seen finished (report_done) */
 };
 
 static struct {
@@ -127,21 +128,70 @@ static void relayout(void)
 	view_fix_position(v);
 }
 
+/* Builds that finished since the last tick: the status bar says so, over
+ * the builds' own messages ("builds: 4 started") but no one else's. */
+static void report_done(void)
+{
+	const struct row *last = NULL;
+	size_t running = 0, done = 0, count[BUILD_CANCELLED + 1] = {0};
+	for (size_t i = 0; i < B.nrows; i++) {
+		struct row *r = &B.rows[i];
+		bool now = r->b && build_status_done(r->b->status);
+		if (now && !r->done)
+			last = r;
+		r->done = now;
+		if (now) {
+			done++;
+			count[r->b->status]++;
+		} else if (r->b) {
+			running++;
+		}
+	}
+	const char *msg = report_message();
+	if (!last || (*msg && strncmp(msg, "builds: ", 8)))
+		return;
+	if (running) {
+		report("builds: %s %s, %zu running", last->name, build_status_name(last->b->status),
+		       running);
+		return;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	for (int s = BUILD_OK; s <= BUILD_CANCELLED; s++)
+		if (count[s])
+			sb_addf(&sb, "%s%zu %s", sb.len ? ", " : "", count[s],
+				build_status_name((enum build_status)s));
+	report("builds: %zu done: %s", done, sb_str(&sb));
+	sb_free(&sb);
+}
+
 static void tick(void *data)
 {
 	(void)data;
 	if (!B.mgr_ok)
 		return;
 	bmgr_tick(&B.m);
+	report_done();
 	read_tail(&B.rows[selected_row(&builds_view)]);
 	relayout();
 }
 
+static size_t count_running(void)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < B.nrows; i++)
+		n += B.rows[i].b && !build_status_done(B.rows[i].b->status);
+	return n;
+}
+
 static void on_exit_hook(int sig, void *data)
 {
-	(void)sig;
 	(void)data;
 	if (B.mgr_ok) {
+		size_t n = count_running();
+		if (n && !sig) { /* waiting for them takes a moment: say why */
+			report("cancelling %zu build%s...", n, n == 1 ? "" : "s");
+			ui_redraw();
+		}
 		bmgr_cancel_all(&B.m);
 		double deadline = build_now() + 10;
 		while (bmgr_busy(&B.m) && build_now() < deadline)
@@ -373,7 +423,8 @@ static void draw_row(struct line_draw *d, const struct row *r)
 	}
 	draw_textf(d, ELEM_DEFAULT, "%s ", bar);
 	char objs[48];
-	if (b->progress.expected)
+	/* of a finished build the count reached (the total was an estimate) */
+	if (b->progress.expected && !build_status_done(b->status))
 		snprintf(objs, sizeof(objs), "%lu/%lu", b->progress.objects, b->progress.expected);
 	else
 		snprintf(objs, sizeof(objs), "%lu", b->progress.objects);
@@ -382,12 +433,15 @@ static void draw_row(struct line_draw *d, const struct row *r)
 	draw_textf(d, b->errors ? ELEM_FAILED : ELEM_DEFAULT, "%4lu err ", b->errors);
 	char el[32], eta[32];
 	fmt_time(el, sizeof(el), build_elapsed(b));
-	long left = build_eta(b);
-	if (left >= 0 && !build_status_done(b->status))
-		fmt_time(eta, sizeof(eta), (double)left);
-	else
-		snprintf(eta, sizeof(eta), "-");
-	draw_textf(d, ELEM_DEFAULT, " %s eta %s", el, eta);
+	draw_textf(d, ELEM_DEFAULT, " %s", el);
+	if (!build_status_done(b->status)) { /* a finished build has no eta */
+		long left = build_eta(b);
+		if (left >= 0)
+			fmt_time(eta, sizeof(eta), (double)left);
+		else
+			snprintf(eta, sizeof(eta), "-");
+		draw_textf(d, ELEM_DEFAULT, " eta %s", eta);
+	}
 	if (b->error)
 		draw_textf(d, ELEM_FAILED, "  %s", b->error);
 }
@@ -449,6 +503,18 @@ static bool builds_request(struct view *v, int action)
 			report("builds: %s is not running", r->name);
 		}
 		return true;
+	case ACT_ENTER:
+		/* what a finished build is for: its warnings */
+		if (r->b && !build_status_done(r->b->status)) {
+			report("%s is %s: its log is below", r->name,
+			       build_status_name(r->b->status));
+		} else if (!r->b && !r->last) {
+			report("%s has not run yet: r starts it", r->name);
+		} else {
+			warnings_show_arch(r->arch);
+			view_open(&warnings_view, OPEN_FULL);
+		}
+		return true;
 	case ACT_BUILD_RESTART: {
 		bool again = r->b != NULL;
 		if (again && !build_status_done(r->b->status)) {
@@ -480,6 +546,26 @@ static bool start_handler(struct view *focused, int action, void *data)
 	return true;
 }
 
+static void quit_answer(const char *yes, void *data)
+{
+	(void)data;
+	if (yes)
+		loop_quit(); /* on_exit_hook cancels them */
+}
+
+/* Quitting cancels the builds running: ask first. */
+static bool quit_guard(void)
+{
+	size_t n = count_running();
+	if (!n)
+		return false;
+	char *q = xasprintf("%zu build%s running: cancel %s and quit? y/N ", n, n == 1 ? "" : "s",
+			    n == 1 ? "it" : "them");
+	prompt_confirm(q, quit_answer, NULL);
+	free(q);
+	return true;
+}
+
 bool builds_busy(void)
 {
 	return B.mgr_ok && bmgr_busy(&B.m);
@@ -493,6 +579,7 @@ void builds_view_configure(const struct config *c)
 void builds_view_init(void)
 {
 	action_set_handler(ACT_BUILD_START, start_handler, NULL);
+	ui_set_quit_guard(quit_guard);
 }
 
 static const struct view_ops builds_ops = {

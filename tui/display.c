@@ -203,6 +203,8 @@ static void put_cell(struct line_draw *d, attr_t a, wchar_t wc, int w)
 		return;
 	}
 	wattrset(d->win, a);
+	if (w > 0)
+		d->last = d->col, d->last_w = w;
 	if (w == 0) {
 		wchar_t pair[2] = {wc, 0};
 		cchar_t cc;
@@ -213,6 +215,20 @@ static void put_cell(struct line_draw *d, attr_t a, wchar_t wc, int w)
 	}
 	d->col += w;
 	d->vcol += w;
+}
+
+/* Text went on past the right edge: its last cell becomes the mark (over
+ * the whole of a wide character), unless all that is left is blank. */
+static void mark_cut(struct line_draw *d, attr_t a, const char *rest, int len)
+{
+	while (len > 0 && (*rest == ' ' || *rest == '\t'))
+		rest++, len--;
+	int at = d->last_w == 2 && d->last == d->width - 2 ? d->width - 2 : d->width - 1;
+	if (len <= 0 || at < 0 || d->col < d->width)
+		return;
+	wchar_t mark[3] = {wcwidth(0x2026) == 1 ? (wchar_t)0x2026 : L'~', L' ', 0};
+	wattrset(d->win, a);
+	mvwaddnwstr(d->win, d->row, at, mark, d->width - at);
 }
 
 int draw_attr_text(struct line_draw *d, attr_t a, const char *s, int len)
@@ -231,12 +247,17 @@ int draw_attr_text(struct line_draw *d, attr_t a, const char *s, int len)
 			n = next_char(s, len, &wc, &w);
 			if (wc < 32 || wc == 127)
 				wc = L'?';
+			if (d->skip <= 0 && d->col + w > d->width) {
+				d->col = d->width;
+				break;
+			}
 			if (w > 0 || d->col > 0)
 				put_cell(d, a, wc, w);
 		}
 		s += n;
 		len -= n;
 	}
+	mark_cut(d, a, s, len);
 	return d->col - start;
 }
 
@@ -271,8 +292,8 @@ int draw_textf(struct line_draw *d, enum theme_elem e, const char *fmt, ...)
 int draw_tag(struct line_draw *d, const char *name)
 {
 	attr_t a = display_tag_attr(name);
-	if (d->dim)
-		a |= A_DIM;
+	if (d->dim) /* as the theme dims dropped lines (projector: not at all) */
+		a |= display_attr(ELEM_DROPPED) & A_DIM;
 	int n = draw_attr_text(d, a, " ", 1);
 	n += draw_attr_text(d, a, name, -1);
 	return n + draw_attr_text(d, a, " ", 1);

@@ -26,9 +26,10 @@ int display_pair_elem(short pair);
 struct line_draw {
 	WINDOW *win;
 	int row;
-	int col, width; /* current and last+1 column on screen */
-	int skip;	/* columns still to skip (horizontal scroll) */
-	int vcol;	/* column in the text, for tab stops */
+	int col, width;	  /* current and last+1 column on screen */
+	int skip;	  /* columns still to skip (horizontal scroll) */
+	int vcol;	  /* column in the text, for tab stops */
+	int last, last_w; /* column and width of the last character drawn */
 	bool selected;
 	bool dim;
 };
@@ -36,7 +37,8 @@ struct line_draw {
 void draw_begin(struct line_draw *d, WINDOW *win, int row, int width, int skip);
 /* Draw at most `len` bytes of s (len < 0: up to the NUL) and at most the
  * columns left; tabs expand, control bytes and invalid UTF-8 show as '?'.
- * Returns the columns drawn. */
+ * Text cut by the right edge (not by len) ends in '…' ('~' where the
+ * locale cannot show it). Returns the columns drawn. */
 int draw_text(struct line_draw *d, enum theme_elem e, const char *s, int len);
 int draw_textf(struct line_draw *d, enum theme_elem e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -14,6 +14,9 @@ struct help_line {
 
 static struct help_line *lines;
 static size_t nlines;
+/* Per scope, the widest keys (that stay in their column) and action name:
+ * the columns of its section. */
+static int keys_w[SCOPE_COUNT], name_w[SCOPE_COUNT];
 
 void help_view_free(void)
 {
@@ -64,6 +67,16 @@ static void help_open(struct view *v)
 			add(s, a);
 		}
 	}
+	memset(keys_w, 0, sizeof(keys_w));
+	memset(name_w, 0, sizeof(name_w));
+	for (size_t i = 0; i < nlines; i++) {
+		const struct help_line *l = &lines[i];
+		if (l->scope < 0 || l->action <= ACT_NONE)
+			continue;
+		int kw = text_width(l->keys, -1), nw = text_width(action_info(l->action)->name, -1);
+		keys_w[l->scope] = kw > keys_w[l->scope] ? kw : keys_w[l->scope];
+		name_w[l->scope] = nw > name_w[l->scope] ? nw : name_w[l->scope];
+	}
 	v->lines = nlines;
 }
 
@@ -84,10 +97,10 @@ static void help_draw(struct view *v, struct line_draw *d, size_t lineno)
 	}
 	const struct action_info *ai = action_info(l->action);
 	draw_text(d, ELEM_DEFAULT, "  ", 2);
-	int w = draw_text(d, ELEM_HELP_KEY, l->keys, -1);
-	draw_pad_to(d, ELEM_DEFAULT, d->col + (w < KEYS_WIDTH ? KEYS_WIDTH - w : 1));
-	w = draw_text(d, ELEM_DEFAULT, ai->name, -1);
-	draw_pad_to(d, ELEM_DEFAULT, d->col + (w < 20 ? 20 - w : 1));
+	draw_text(d, ELEM_HELP_KEY, l->keys, -1);
+	draw_pad_to(d, ELEM_DEFAULT, 2 + keys_w[l->scope] + 2);
+	draw_text(d, ELEM_DEFAULT, ai->name, -1);
+	draw_pad_to(d, ELEM_DEFAULT, 2 + keys_w[l->scope] + 2 + name_w[l->scope] + 2);
 	draw_matches(d, ELEM_DEFAULT, ai->help, view_search_regex());
 }
 

@@ -306,6 +306,13 @@ static bool patch_grep(struct view *v, size_t lineno, const regex_t *re)
 	return regexec(re, P.lines[lineno].text, 0, NULL, 0) == 0;
 }
 
+/* The stack's status bar: the patch shown is its selected one. */
+static void patch_status(struct view *v, struct strbuf *sb)
+{
+	(void)v;
+	stack_view.ops->status(&stack_view, sb);
+}
+
 static const struct view_ops patch_ops = {
     .name = "patch",
     .scope = SCOPE_PATCH,
@@ -314,6 +321,7 @@ static const struct view_ops patch_ops = {
     .title = patch_title,
     .request = patch_request,
     .grep = patch_grep,
+    .status = patch_status,
 };
 
 struct view patch_view = {.ops = &patch_ops};

@@ -15,7 +15,7 @@ static struct strbuf message = STRBUF_INIT;
 static bool message_error;
 
 static struct {
-	bool active;
+	bool active, one_key; /* one_key: prompt_confirm() */
 	char *label;
 	struct strbuf text; /* UTF-8 */
 	prompt_fn fn;
@@ -51,6 +51,11 @@ void report_clear(void)
 	sb_reset(&message);
 }
 
+const char *report_message(void)
+{
+	return sb_str(&message);
+}
+
 void prompt_open(const char *label, prompt_fn fn, void *data)
 {
 	free(prompt.label);
@@ -59,7 +64,14 @@ void prompt_open(const char *label, prompt_fn fn, void *data)
 	prompt.fn = fn;
 	prompt.data = data;
 	prompt.active = true;
+	prompt.one_key = false;
 	report_clear();
+}
+
+void prompt_confirm(const char *question, prompt_fn fn, void *data)
+{
+	prompt_open(question, fn, data);
+	prompt.one_key = true;
 }
 
 bool prompt_active(void)
@@ -89,6 +101,15 @@ static void backspace(struct strbuf *sb)
 
 void prompt_key(int key, bool fn)
 {
+	if (prompt.one_key) {
+		if (fn && (key == KEY_RESIZE || key == KEY_MOUSE))
+			return; /* not an answer */
+		bool yes = !fn && (key == 'y' || key == 'Y');
+		if (yes)
+			sb_adds(&prompt.text, "y");
+		prompt_done(yes);
+		return;
+	}
 	if (fn) {
 		if (key == KEY_BACKSPACE || key == KEY_DC) {
 			if (!prompt.text.len)

@@ -10,11 +10,16 @@
 void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_clear(void);
+/* The message shown ("" if none). */
+const char *report_message(void);
 
 /* Called with the text on Enter, with NULL on Esc. */
 typedef void (*prompt_fn)(const char *text, void *data);
 /* Ask for a line of text after `label` ("/", "Branch: "). */
 void prompt_open(const char *label, prompt_fn fn, void *data);
+/* Ask a yes/no question ("... y/N "): the next key answers, fn gets "y"
+ * for y or Y, NULL for any other key. */
+void prompt_confirm(const char *question, prompt_fn fn, void *data);
 bool prompt_active(void);
 /* A key while the prompt is open (as ui_key()). */
 void prompt_key(int key, bool fn);

@@ -339,6 +339,13 @@ static void source_title(struct view *v, struct strbuf *sb)
 		sb_addf(sb, "%s:%u", S.at.file, S.at.line);
 }
 
+/* The warnings view's status bar: the pane shows its selected diagnostic. */
+static void source_status(struct view *v, struct strbuf *sb)
+{
+	(void)v;
+	warnings_view.ops->status(&warnings_view, sb);
+}
+
 static const struct view_ops source_ops = {
     .name = "source",
     .scope = SCOPE_WARNINGS,
@@ -348,6 +355,7 @@ static const struct view_ops source_ops = {
     .draw = source_draw,
     .layout = source_layout,
     .request = source_request,
+    .status = source_status,
 };
 
 struct view source_view = {.ops = &source_ops};

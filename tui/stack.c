@@ -320,7 +320,7 @@ static void stack_draw(struct view *v, struct line_draw *d, size_t lineno)
 		const char *a = p->author ? p->author : "";
 		if (short_author)
 			initials(a, ini), a = ini;
-		draw_text(d, ELEM_AUTHOR, a, text_fit(a, -1, author_w));
+		draw_text(d, ELEM_AUTHOR, a, -1);
 	}
 }
 

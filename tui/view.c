@@ -109,6 +109,19 @@ void view_reload(struct view *v)
 	v->need_open = true;
 }
 
+static bool (*quit_guard)(void);
+
+void ui_set_quit_guard(bool (*guard)(void))
+{
+	quit_guard = guard;
+}
+
+static void quit_klang(void)
+{
+	if (!quit_guard || !quit_guard())
+		loop_quit();
+}
+
 static void view_close_focused(void)
 {
 	struct view *v = display[focus];
@@ -121,7 +134,7 @@ static void view_close_focused(void)
 		display[0] = v->parent;
 		layout_dirty = true;
 	} else {
-		loop_quit();
+		quit_klang();
 	}
 }
 
@@ -338,7 +351,7 @@ void ui_action(int action)
 		view_close_focused();
 		return;
 	case ACT_QUIT_ALL:
-		loop_quit();
+		quit_klang();
 		return;
 	case ACT_MOVE_UP:
 	case ACT_MOVE_DOWN:
@@ -431,6 +444,12 @@ void ui_key(int key, bool fn)
 		return;
 	struct view *v = display[focus];
 	int action = v ? keys_lookup(v->ops->scope, key) : ACT_NONE;
+	if (action == ACT_NONE && !fn && key == 27) {
+		/* Esc (unless bound) closes as q does, but never quits klang */
+		if (v && (display[1] || v->parent))
+			ui_action(ACT_QUIT);
+		return;
+	}
 	if (action == ACT_NONE)
 		report_error("%s: no action for this key (? for help)", key_name(key));
 	else

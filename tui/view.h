@@ -90,6 +90,10 @@ void action_set_handler(int action, action_fn fn, void *data);
 /* The view a view key (view-stack, view-builds ...) shows. */
 void view_bind_key(int action, struct view *v);
 
+/* Asked before a key quits klang (q in the last view, Q): true when it
+ * takes over (asks first, then calls loop_quit() itself). NULL: none. */
+void ui_set_quit_guard(bool (*guard)(void));
+
 /* Run an action on the focused view: its request(), the generic actions,
  * then a handler from action_set_handler(). */
 void ui_action(int action);

@@ -44,6 +44,9 @@ bool builds_busy(void);
  * builds, see core/buildlogs.h) and the repository whose work tree has the sources. */
 void warnings_set_logs(const char *gcc_log, const char *clang_log, const char *repo);
 void warnings_view_free(void);
+/* The warnings view shows one arch (all when its logs have none of it) the
+ * next time it opens: Enter on a build. */
+void warnings_show_arch(const char *arch);
 
 struct patchset;
 /* The patchset given with --patchset, or NULL. */

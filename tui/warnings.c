@@ -66,6 +66,7 @@ static struct {
 	size_t arch; /* 0 all, else arches[arch - 1] */
 	int status;  /* STATUS_ALL, STATUS_OPEN or one */
 	char *text;
+	char *want_arch; /* warnings_show_arch(), applied when next opened */
 	/* the tree */
 	struct wgroup *groups;
 	size_t ngroups, shown;
@@ -91,6 +92,12 @@ void warnings_set_logs(const char *gcc_log, const char *clang_log, const char *r
 	W.side = DIAG_SIDE_CLANG_ONLY;
 	W.status = STATUS_ALL;
 	W.groups_open = true;
+}
+
+void warnings_show_arch(const char *arch)
+{
+	free(W.want_arch);
+	W.want_arch = xstrdup(arch);
 }
 
 const struct diag *warnings_shown(void)
@@ -170,6 +177,8 @@ void warnings_view_free(void)
 	strmap_free(&W.folds);
 	free(W.text);
 	W.text = NULL;
+	free(W.want_arch);
+	W.want_arch = NULL;
 	free(W.rows);
 	W.rows = NULL;
 	W.nrows = W.cap = 0;
@@ -607,6 +616,14 @@ static void warnings_open(struct view *v)
 	}
 	if (W.timer < 0 && !W.gcc_log && !W.clang_log)
 		W.timer = loop_add_timer(2000, true, check_logs, NULL);
+	if (W.loaded && W.want_arch) {
+		W.arch = 0;
+		for (size_t j = 0; j < W.narches; j++)
+			if (!strcmp(W.arches[j], W.want_arch))
+				W.arch = j + 1;
+		free(W.want_arch);
+		W.want_arch = NULL;
+	}
 	if (W.loaded) {
 		rebuild_at(v, gname, NULL, ikey);
 		if (view_displayed(&source_view)) {
