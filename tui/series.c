@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <git2.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/apply.h"
 #include "core/export.h"
@@ -434,7 +433,7 @@ static void apply_to(const char *branch, bool force)
 static void replace_confirmed(const char *text, void *data)
 {
 	(void)data;
-	if (text && (!strcasecmp(text, "y") || !strcasecmp(text, "yes")))
+	if (text)
 		apply_to(S.replacing, true); /* still refused if klang did not make it */
 	else
 		report("branch %s left as it is", S.replacing);
@@ -459,8 +458,8 @@ static void applied(const char *text, void *data)
 	}
 	free(S.replacing);
 	S.replacing = xstrdup(branch);
-	char *label = xasprintf("Branch %s exists: replace it (if klang made it)? [y/N] ", branch);
-	prompt_open(label, replace_confirmed, NULL);
+	char *label = xasprintf("Branch %s exists: replace it (if klang made it)? y/N ", branch);
+	prompt_confirm(label, replace_confirmed, NULL);
 	free(label);
 }
 
