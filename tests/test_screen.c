@@ -257,6 +257,11 @@ static void test_patch_view(void)
 	run_case("patch", repo_dir, NULL, NULL);
 }
 
+static void test_pane_keys(void)
+{
+	run_case("pane-keys", repo_dir, NULL, NULL);
+}
+
 static void test_search(void)
 {
 	run_case("search", repo_dir, NULL, NULL);
@@ -776,6 +781,7 @@ void suite_screen(void)
 	CU_add_test(s, "tag filters: keys and picker", test_filter);
 	CU_add_test(s, "patch view: split, J/K, scrolling", test_patch_view);
 	CU_add_test(s, "search with n/N", test_search);
+	CU_add_test(s, "the patch pane takes the stack's keys", test_pane_keys);
 	CU_add_test(s, "help from the action table", test_help);
 	CU_add_test(s, "Esc closes help, pickers and panes", test_esc);
 	CU_add_test(s, "resize and mouse", test_resize_mouse);

@@ -444,6 +444,14 @@ void ui_key(int key, bool fn)
 		return;
 	struct view *v = display[focus];
 	int action = v ? keys_lookup(v->ops->scope, key) : ACT_NONE;
+	/* a pane opened from a view takes that view's keys it has not bound
+	 * itself: A, c, E, u, f on the patch below the stack */
+	if (action == ACT_NONE && v && v->parent && v->parent->ops->scope != v->ops->scope) {
+		struct view *p = v->parent;
+		action = keys_lookup(p->ops->scope, key);
+		if (action != ACT_NONE && p->ops->request && p->ops->request(p, action))
+			return; /* H, T, t: the stack's own */
+	}
 	if (action == ACT_NONE && !fn && key == 27) {
 		/* Esc (unless bound) closes as q does, but never quits klang */
 		if (v && (display[1] || v->parent))
