@@ -83,6 +83,10 @@ static bool is_ancestor(const struct view *anc, const struct view *v)
 	return false;
 }
 
+/* A view opened to split below another but shown alone, the terminal being
+ * too short: split again once it is tall enough (ui_resize). */
+static struct view *squeezed;
+
 void view_open(struct view *v, enum open_how how)
 {
 	struct view *prev = display[focus];
@@ -90,6 +94,7 @@ void view_open(struct view *v, enum open_how how)
 		v->parent = prev;
 	v->need_open = true;
 	int avail = LINES - 1;
+	squeezed = how == OPEN_SPLIT && prev && prev != v && avail < 12 ? v : NULL;
 	if (how == OPEN_SPLIT && prev && prev != v && avail >= 12) {
 		display[0] = prev;
 		display[1] = v;
@@ -374,6 +379,7 @@ void ui_action(int action)
 			focus = !focus;
 		return;
 	case ACT_MAXIMIZE:
+		squeezed = NULL;
 		display[0] = v;
 		display[1] = NULL;
 		focus = 0;
@@ -635,6 +641,14 @@ void ui_read_input(void)
 void ui_resize(void)
 {
 	term_resize(0, 0);
+	if (squeezed && (display[0] != squeezed || display[1] || !squeezed->parent)) {
+		squeezed = NULL; /* the screen moved on since */
+	} else if (squeezed && LINES - 1 >= 12) {
+		display[0] = squeezed->parent;
+		display[1] = squeezed;
+		focus = 1;
+		squeezed = NULL;
+	}
 	layout_dirty = true;
 	clearok(curscr, TRUE);
 }
