@@ -396,8 +396,8 @@ static void test_tree_and_filters(void)
 	char **t = r.s;
 	/* clang-only by default: one row over both arches, one x86_64 only; the
 	 * title counts places as the rows show them (arches merged) */
-	CU_ASSERT(has(t[1], "[warnings] clang-only: 2 clang-only, 6 gcc-only, 779 both; arch all, "
-			    "status any; 2 shown"));
+	CU_ASSERT(has(t[1], "[warnings] clang-only: 2 clang-only, 6 gcc-only, 779 both; arch all "
+			    "(arm64, x86_64 built), status any; 2 shown"));
 	CU_ASSERT(has(t[1], "- tautological-compare (1)  4 occurrences"));
 	CU_ASSERT(has(t[1], "  +   4 new arm64,x86_64  include/linux/sunrpc/xdr.h:752:10 "
 			    "-Wtautological-constant-out-of-range-compare  result of comparison"));
@@ -424,11 +424,12 @@ static void test_tree_and_filters(void)
 	CU_ASSERT(has(t[5], "  -   2 new arm64  include/linux/sunrpc/xdr.h:752:10 "));
 	CU_ASSERT(has(t[6], "arch x86_64, status any; 2 shown"));
 	/* \ filters on text, back to all arches */
-	CU_ASSERT(has(t[7], "arch all, status any, text \"cacheinfo\"; 1 shown"));
+	CU_ASSERT(
+	    has(t[7], "arch all (arm64, x86_64 built), status any, text \"cacheinfo\"; 1 shown"));
 	CU_ASSERT_PTR_NULL(strstr(t[7], "xdr.h"));
 	/* an empty text clears it; s goes on to gcc-only */
-	CU_ASSERT(has(t[8], "[warnings] gcc-only: 2 clang-only, 6 gcc-only, 779 both; arch all, "
-			    "status any; 6 shown"));
+	CU_ASSERT(has(t[8], "[warnings] gcc-only: 2 clang-only, 6 gcc-only, 779 both; arch all "
+			    "(arm64, x86_64 built), status any; 6 shown"));
 	CU_ASSERT(has(t[8], "kernel/exit.c:1930:13  no previous prototype for"));
 	/* all sides: each row says which */
 	CU_ASSERT(has(t[9], "[warnings] all: 2 clang-only, 6 gcc-only, 779 both;"));
@@ -619,6 +620,23 @@ static void test_reload(void)
 	run_free(&r);
 }
 
+/* An arch without both builds (arm64 still building, or cancelled) is not
+ * compared: the title says which arches are. */
+static void test_built_arches(void)
+{
+	char *from = xasprintf("%s/.klang/out/arm64-llvm", repo),
+	     *to = xasprintf("%s/.klang/arm64-llvm.away", repo);
+	CU_ASSERT_EQUAL_FATAL(rename(from, to), 0);
+	struct run r;
+	run_init(&r);
+	run_script(&r, "4\n:save-display 1\n");
+	CU_ASSERT(has(r.s[1], "arch all (x86_64 built), status any"));
+	run_free(&r);
+	CU_ASSERT_EQUAL(rename(to, from), 0);
+	free(from);
+	free(to);
+}
+
 /* y copies the warning's place, Y the ClangBuiltLinux issue search for its
  * flag, as the OSC 52 bytes the terminal receives (TMUX unset: plain). */
 static void test_copy_keys(void)
@@ -704,6 +722,7 @@ void suite_warnview(void)
 	CU_add_test(s, "source pane, $EDITOR, B to the patch", test_source_edit_blame);
 	CU_add_test(s, "source pane entries", test_source_entries);
 	CU_add_test(s, "a finished build reloads the view", test_reload);
+	CU_add_test(s, "the title names the arches compared", test_built_arches);
 	CU_add_test(s, "y and Y copy the place and the CBL issue search", test_copy_keys);
 	CU_add_test(s, "config.yaml: the editor, the builds matrix", test_config);
 }

@@ -51,8 +51,9 @@ struct wrow {
 
 static struct {
 	const char *gcc_log, *clang_log, *repo;
-	char *sig;  /* buildlogs_signature() of the logs in use */
-	char *logs; /* for the status bar */
+	char *sig;   /* buildlogs_signature() of the logs in use */
+	char *logs;  /* for the status bar */
+	char *built; /* the arches whose builds are compared, "arm64, x86_64" */
 	struct diag_set *s[2];
 	struct diag_diff dd;
 	struct triage *tri;
@@ -160,7 +161,8 @@ static void unload(void)
 	free(W.arches);
 	free(W.logs);
 	free(W.sig);
-	W.tri_path = W.logs = W.sig = NULL;
+	free(W.built);
+	W.tri_path = W.logs = W.sig = W.built = NULL;
 	W.arches = NULL;
 	W.narches = 0;
 	W.loaded = false;
@@ -250,6 +252,7 @@ static int load(struct kerr *e)
 	} else {
 		struct buildlog_pair *p;
 		size_t n = buildlogs_find(W.repo, &p);
+		struct strbuf built = STRBUF_INIT;
 		W.sig = buildlogs_signature(p, n);
 		int rc =
 		    n ? 0
@@ -261,7 +264,9 @@ static int load(struct kerr *e)
 			     parse_log(1, p[i].clang, p[i].arch, e);
 			sb_addf(&logs, "%s%s: %s, %s", i ? "  " : "", p[i].arch, p[i].gcc,
 				p[i].clang);
+			sb_addf(&built, "%s%s", i ? ", " : "", p[i].arch);
 		}
+		W.built = sb_detach(&built);
 		buildlogs_free(p, n);
 		if (rc) {
 			sb_free(&logs);
@@ -709,10 +714,12 @@ static void warnings_draw(struct view *v, struct line_draw *d, size_t lineno)
 static void warnings_title(struct view *v, struct strbuf *sb)
 {
 	(void)v;
-	sb_addf(sb, "%s: %lu clang-only, %lu gcc-only, %lu both; arch %s, status %s",
-		side_name(W.side), W.places[DIAG_SIDE_CLANG_ONLY], W.places[DIAG_SIDE_GCC_ONLY],
-		W.places[DIAG_SIDE_BOTH], W.arch ? W.arches[W.arch - 1] : "all",
-		status_filter_name());
+	sb_addf(sb, "%s: %lu clang-only, %lu gcc-only, %lu both; arch %s", side_name(W.side),
+		W.places[DIAG_SIDE_CLANG_ONLY], W.places[DIAG_SIDE_GCC_ONLY],
+		W.places[DIAG_SIDE_BOTH], W.arch ? W.arches[W.arch - 1] : "all");
+	if (!W.arch && W.built) /* which builds: an arch still building is not there */
+		sb_addf(sb, " (%s built)", W.built);
+	sb_addf(sb, ", status %s", status_filter_name());
 	if (W.text && *W.text)
 		sb_addf(sb, ", text \"%s\"", W.text);
 	sb_addf(sb, "; %zu shown", W.shown);
