@@ -300,8 +300,10 @@ void diag_diff_compilers(struct diag_set *gcc, struct diag_set *clang,
 	out->gcc_only = g.rows.n;
 	out->n = c.rows.n + g.rows.n;
 	out->rows = xmalloc((out->n + 1) * sizeof(*out->rows));
-	memcpy(out->rows, c.rows.rows, c.rows.n * sizeof(*out->rows));
-	memcpy(out->rows + c.rows.n, g.rows.rows, g.rows.n * sizeof(*out->rows));
+	if (c.rows.n) /* rows is NULL when there are none */
+		memcpy(out->rows, c.rows.rows, c.rows.n * sizeof(*out->rows));
+	if (g.rows.n)
+		memcpy(out->rows + c.rows.n, g.rows.rows, g.rows.n * sizeof(*out->rows));
 	diag_diff_free(&c.rows);
 	diag_diff_free(&g.rows);
 	matcher_free(&gm);
