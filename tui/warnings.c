@@ -61,6 +61,7 @@ static struct {
 	const char **arches;
 	size_t narches;
 	bool loaded, tried, stale;
+	bool reload_asked; /* R: say so once reloaded */
 	int timer;
 	/* filters */
 	int side;    /* enum diag_side; DIAG_SIDE_NONE = all */
@@ -617,7 +618,13 @@ static void warnings_open(struct view *v)
 		if (load(&e)) {
 			report_error("%s", e.msg);
 			unload();
+		} else if (W.reload_asked) {
+			report("warnings reloaded: %lu places%s%s",
+			       W.places[DIAG_SIDE_CLANG_ONLY] + W.places[DIAG_SIDE_GCC_ONLY] +
+				   W.places[DIAG_SIDE_BOTH],
+			       W.built ? " from the builds of " : "", W.built ? W.built : "");
 		}
+		W.reload_asked = false;
 	}
 	if (W.timer < 0 && !W.gcc_log && !W.clang_log)
 		W.timer = loop_add_timer(2000, true, check_logs, NULL);
@@ -869,7 +876,7 @@ static bool warnings_request(struct view *v, int action)
 		prompt_open("Filter: ", text_done, v);
 		return true;
 	case ACT_WARN_RELOAD:
-		W.stale = true;
+		W.stale = W.reload_asked = true;
 		view_reload(v);
 		return true;
 	case ACT_WARN_FOLD:
