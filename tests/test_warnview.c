@@ -298,7 +298,7 @@ static void test_blame(void)
 
 /* A headless run: its :save-display files are named 1, 2, ... and read
  * back into s[1], s[2], ... ("" when not saved). */
-#define MAX_SCREENS 10
+#define MAX_SCREENS 12
 struct run {
 	char *out;
 	char *s[MAX_SCREENS + 1];
@@ -389,10 +389,11 @@ static void test_tree_and_filters(void)
 {
 	struct run r;
 	run_init(&r);
-	run_script(&r, "4\n:save-display 1\n<Space>\n:save-display 2\n+\n:save-display 3\n"
-		       "-\n:save-display 4\n+a\n:save-display 5\na\n:save-display 6\n"
-		       "a\\cacheinfo<Enter>\n:save-display 7\n\\<Enter>s\n:save-display 8\n"
-		       "ss\n:save-display 9\nsG\n:save-display 10\n");
+	run_script(&r,
+		   "4\n:save-display 1\n<Space>\n:save-display 2\n+\n:save-display 3\n"
+		   "-\n:save-display 4\n+a\n:save-display 5\na\n:save-display 6\n"
+		   "a\\cacheinfo<Enter>\n:save-display 7\n\\<Enter>s\n:save-display 8\n"
+		   "ss\n:save-display 9\nsG\n:save-display 10\n\\zzz<Enter>\n:save-display 11\n");
 	char **t = r.s;
 	/* clang-only by default: one row over both arches, one x86_64 only; the
 	 * title counts places as the rows show them (arches merged) */
@@ -438,6 +439,11 @@ static void test_tree_and_filters(void)
 	/* on a diagnostic the status bar starts with its whole message */
 	CU_ASSERT(has(t[10], "\nvariable 'trace' set but not used  [new]  ClangBuiltLinux issues: "
 			     "https://github.com/ClangBuiltLinux/linux/issues?q="));
+	/* filters that hide everything say how to undo them */
+	CU_ASSERT(has(t[11], "; 0 shown"));
+	CU_ASSERT(has(t[11],
+		      "The filters hide every place: s (side), a (arch), S (status), \\ then "
+		      "Enter (text) show more\n"));
 	run_free(&r);
 }
 

@@ -372,6 +372,13 @@ static void stack_layout(struct view *v)
 	v->nheader += sum;
 }
 
+static void stack_empty(struct view *v, struct strbuf *sb)
+{
+	(void)v;
+	if (S.st->npatches)
+		sb_adds(sb, "No patch carries those tags: T shows them all again");
+}
+
 static void stack_header(struct view *v, struct line_draw *d, int row)
 {
 	bool any = filter_any();
@@ -502,6 +509,7 @@ static const struct view_ops stack_ops = {
     .request = stack_request,
     .select = stack_select,
     .grep = stack_grep,
+    .empty = stack_empty,
     .status = stack_status,
 };
 

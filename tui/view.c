@@ -604,6 +604,13 @@ static void draw_view(struct view *v, bool focused)
 		if (d.selected)
 			draw_fill(&d, ELEM_CURSOR);
 	}
+	if (!v->lines && v->ops->empty && v->nheader < v->height) {
+		struct strbuf sb = STRBUF_INIT;
+		v->ops->empty(v, &sb);
+		draw_begin(&d, v->win, v->nheader, v->width, 0);
+		draw_text(&d, ELEM_NOTE, sb_str(&sb), -1);
+		sb_free(&sb);
+	}
 	wnoutrefresh(v->win);
 	draw_title(v, focused);
 }

@@ -45,6 +45,9 @@ struct view_ops {
 	/* Status bar text while nothing is reported (e.g. why a patch is
 	 * dropped). May be NULL. */
 	void (*status)(struct view *v, struct strbuf *sb);
+	/* What to say in place of lines when there are none (filters hiding
+	 * everything, and how to undo them). May be NULL. */
+	void (*empty)(struct view *v, struct strbuf *sb);
 };
 
 struct view {

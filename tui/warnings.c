@@ -958,6 +958,14 @@ static void warnings_status(struct view *v, struct strbuf *sb)
 	}
 }
 
+static void warnings_empty(struct view *v, struct strbuf *sb)
+{
+	(void)v;
+	if (W.loaded && W.dd.n)
+		sb_adds(sb, "The filters hide every place: s (side), a (arch), S (status), "
+			    "\\ then Enter (text) show more");
+}
+
 static const struct view_ops warnings_ops = {
     .name = "warnings",
     .scope = SCOPE_WARNINGS,
@@ -968,6 +976,7 @@ static const struct view_ops warnings_ops = {
     .request = warnings_request,
     .select = warnings_select,
     .grep = warnings_grep,
+    .empty = warnings_empty,
     .status = warnings_status,
 };
 
