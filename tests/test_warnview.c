@@ -545,7 +545,7 @@ static void test_triage_keys(void)
 }
 
 /* From a group to a warning, its source line, $EDITOR and back, and B to the
- * patch that last changed the line. */
+ * patch that last changed the line, below the warnings. */
 static void test_source_edit_blame(void)
 {
 	struct run r;
@@ -553,7 +553,7 @@ static void test_source_edit_blame(void)
 	editor(&r, "echo \"$@\" > ed.out");
 	run_script(&r, "4jjj<Enter>\n:save-display 1\ne\n:save-display 2\nB\n:save-display "
 		       "3\n:save-attrs 3.attrs\n"
-		       "4<Tab>kkB\n:save-display 4\n");
+		       "q\n:save-display 5\nkkB\n:save-display 4\n");
 	char *eo = out_file(&r, "ed.out");
 	CU_ASSERT(has(r.s[1],
 		      "arch/x86/kernel/cpu/cacheinfo.c:730:15: variable 'trace' set but not used"));
@@ -564,8 +564,11 @@ static void test_source_edit_blame(void)
 	CU_ASSERT(has(eo, "+730 "));
 	CU_ASSERT(has(eo, "/linux/arch/x86/kernel/cpu/cacheinfo.c"));
 	CU_ASSERT(has(r.s[2], "[source]")); /* back from the editor */
-	CU_ASSERT(has(r.s[3], "[stack] v1.0..HEAD  patch 2 of 3"));
+	/* below the warnings: q goes back to them (the stack has it selected) */
+	CU_ASSERT(has(r.s[3], "[warnings] "));
 	CU_ASSERT(has(r.s[3], "last changed by patch 2"));
+	CU_ASSERT(has(r.s[5], "[warnings] "));
+	CU_ASSERT_PTR_NULL(strstr(r.s[5], "[patch]"));
 	/* and the patch below it, at the line, highlighted */
 	CU_ASSERT(has(r.s[3], "[patch] 2/3 "));
 	int row = 0;

@@ -84,8 +84,8 @@ void warnings_edit(const char *file, unsigned line)
 	free(path);
 }
 
-/* Select the patch with this commit in the stack view, clearing tag filters
- * that hide it. */
+/* Select the patch with this commit in the stack view (not shown: B opens
+ * it below the warnings), clearing tag filters that hide it. */
 static bool show_patch(const struct patch *p)
 {
 	for (int pass = 0; pass < 2; pass++) {
@@ -93,10 +93,8 @@ static bool show_patch(const struct patch *p)
 		stack_view_position(&shown);
 		for (size_t i = 0; i < shown; i++) {
 			view_select_line(&stack_view, i);
-			if (stack_view_selected() == p) {
-				view_open(&stack_view, OPEN_FULL);
+			if (stack_view_selected() == p)
 				return true;
-			}
 		}
 		stack_filter_clear();
 	}
@@ -132,6 +130,9 @@ void warnings_blame(const char *file, unsigned line)
 		return;
 	}
 	patch_view_goto(file, line);
+	/* below the warnings (from the source pane too): q goes back to them,
+	 * 1 to the stack, where the patch is selected */
+	view_open(&warnings_view, OPEN_FULL);
 	view_open(&patch_view, OPEN_SPLIT);
 	report("%s:%u: last changed by patch %zu %.12s", file, line, p->index, id);
 }
