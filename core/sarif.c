@@ -286,6 +286,16 @@ static void sarif_result(struct diag_parser *p, struct build *b, json_t *r, json
 	}
 }
 
+/* The first byte from `at` on that is not JSON white space (len if none):
+ * the text is not NUL-terminated. */
+static size_t skip_space(const char *text, size_t at, size_t len)
+{
+	while (at < len &&
+	       (text[at] == ' ' || text[at] == '\t' || text[at] == '\r' || text[at] == '\n'))
+		at++;
+	return at;
+}
+
 /* GCC's JSON: an array per compile, one after another (make runs many, and
  * an array whose compile printed nothing is "[]"). An error is placed in
  * the file: jansson counts from the array it was reading. */
@@ -293,7 +303,7 @@ static int gcc_arrays(struct diag_parser *p, const char *text, size_t len, const
 		      struct kerr *e)
 {
 	for (size_t at = 0;;) {
-		at += strspn(text + at, " \t\r\n");
+		at = skip_space(text, at, len);
 		if (at >= len)
 			return 0;
 		json_error_t je;
@@ -320,7 +330,8 @@ static int gcc_arrays(struct diag_parser *p, const char *text, size_t len, const
 int diag_read_json(struct diag_parser *p, const char *text, size_t len, const char *name,
 		   struct kerr *e)
 {
-	if (text[strspn(text, " \t\r\n")] == '[')
+	size_t first = skip_space(text, 0, len);
+	if (first < len && text[first] == '[')
 		return gcc_arrays(p, text, len, name, e);
 	json_error_t je;
 	json_t *doc = json_loadb(text, len, 0, &je);
