@@ -81,6 +81,17 @@ int clangver_parse(const char *s, struct clang_version *v)
 	return *end ? -1 : 0;
 }
 
+int clangver_parse_trailer(const char *s, struct clang_version *v)
+{
+	memset(v, 0, sizeof(*v));
+	while (s && isspace((unsigned char)*s))
+		s++;
+	if (!s || !parse_numbers(s, v) || (v->suffix[0] && !strchr("-+~", v->suffix[0])))
+		return -1;
+	v->suffix[0] = '\0';
+	return 0;
+}
+
 /* Fill vendor/detail from what precedes "clang version": "Debian",
  * "Android (4691093 based on r316199)", "Chromium OS 17.0_pre496208_p...". */
 static void parse_vendor(const char *s, size_t n, struct clang_version *v)

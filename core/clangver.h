@@ -26,6 +26,11 @@ struct clang_version {
  * each part 0..CLANGVER_PART_MAX (blanks around it are ignored). -1 for
  * anything else: "14abc", "1e3", "0x10", "14.0.6.1", "v14", "-1". */
 int clangver_parse(const char *s, struct clang_version *v);
+/* A version in a commit's trailer, written by anyone: as clangver_parse,
+ * but a packaging suffix ("15.0.7-1ubuntu1", "17.0.6+rc1", "16~git") and a
+ * comment after a blank ("15 (see D12345)") are allowed; "14abc", "1e3",
+ * "14.0.6.1" are still not versions. 0 or -1. */
+int clangver_parse_trailer(const char *s, struct clang_version *v);
 /* Read the version from `clang --version` output (any vendor). -1 with a
  * message quoting the first line when no Clang version is in it. */
 int clangver_from_output(const char *text, struct clang_version *v, struct kerr *e);

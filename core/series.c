@@ -104,7 +104,7 @@ static bool trailer_version(struct series_item *it, const char *key, struct clan
 	const char *val = patch_trailer(it->patch, key);
 	if (!val)
 		return false;
-	if (clangver_parse(val, v) == 0)
+	if (clangver_parse_trailer(val, v) == 0)
 		return true;
 	free(it->warning);
 	it->warning = xasprintf("trailer '%s: %s' is not a Clang version; ignored", key, val);

@@ -113,6 +113,25 @@ static void test_parse_compare(void)
 			fprintf(stderr, "\n  '%s' parsed as a version", bad[i]);
 		CU_ASSERT_EQUAL(clangver_parse(bad[i], &a), -1);
 	}
+	/* a trailer, written by anyone: packaging suffixes and comments pass,
+	 * what is not a version still does not */
+	static const struct {
+		const char *text;
+		int major, minor, patch;
+	} trailers[] = {{"15.0.7-1ubuntu1", 15, 0, 7},
+			{"17.0.6+rc1", 17, 0, 6},
+			{"16~git", 16, 0, 0},
+			{" 15 (see D12345)", 15, 0, 0},
+			{"14", 14, 0, 0}};
+	for (size_t i = 0; i < ARRAY_SIZE(trailers); i++) {
+		CU_ASSERT_EQUAL(clangver_parse_trailer(trailers[i].text, &a), 0);
+		CU_ASSERT(a.major == trailers[i].major && a.minor == trailers[i].minor &&
+			  a.patch == trailers[i].patch && !a.suffix[0]);
+	}
+	static const char *const not_trailers[] = {"14abc", "1e3",  "0x10", "14.0.6.1",
+						   "v14",   "soon", "",	    "1000"};
+	for (size_t i = 0; i < ARRAY_SIZE(not_trailers); i++)
+		CU_ASSERT_EQUAL(clangver_parse_trailer(not_trailers[i], &a), -1);
 }
 
 static void test_detect_real_clang14(void)
