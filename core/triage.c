@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buildlogs.h"
 #include "core/lockfile.h"
 #include "core/strmap.h"
 #include "core/yamldoc.h"
@@ -85,7 +86,22 @@ void triage_free(struct triage *t)
 
 char *triage_path(const char *repo)
 {
-	return xasprintf("%s/.klang/triage.yaml", repo ? repo : ".");
+	char *why, *home = buildlogs_home(repo ? repo : ".", &why);
+	char *path = xasprintf("%s/triage.yaml", home);
+	if (why) { /* a tree that cannot be written: its statuses start the copy */
+		char *tree = xasprintf("%s/.klang/triage.yaml", repo ? repo : ".");
+		struct kerr e;
+		size_t len;
+		char *text =
+		    !file_exists(path) && file_exists(tree) ? read_file(tree, &len, &e) : NULL;
+		if (text && mkdir_p(home, &e) == 0)
+			write_file_atomic(path, text, len, &e);
+		free(text);
+		free(tree);
+		free(why);
+	}
+	free(home);
+	return path;
 }
 
 static void fp_key(uint64_t fp, char key[17])

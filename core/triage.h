@@ -41,7 +41,9 @@ struct triage_entry {
 struct triage;
 struct triage *triage_new(void);
 void triage_free(struct triage *t);
-/* <repo>/.klang/triage.yaml; caller frees. */
+/* <repo>/.klang/triage.yaml; for a tree that cannot be written, triage.yaml
+ * in its home in the cache (buildlogs_home), started from the tree's own
+ * if it has one. Caller frees. */
 char *triage_path(const char *repo);
 /* Load a store; a missing file is an empty store. A file that does not
  * parse is moved aside as FILE.corrupt and the store is empty: returns 1

@@ -367,6 +367,9 @@ static void test_unwritable_tree(void)
 	char *dir = test_tmpdir(), *tree = kbuild_tree_create(dir), *out = NULL, *err = NULL;
 	char *cache = xasprintf("%s/cache", dir), *state = xasprintf("%s/.klang", tree);
 	bool root = geteuid() == 0;
+	char *git = xasprintf("git init -q '%s'", tree);
+	CU_ASSERT_EQUAL_FATAL(test_run(git, NULL, NULL), 0);
+	free(git);
 	CU_ASSERT_FATAL(!mkdir_p(cache, &(struct kerr){0}) && !chmod(dir, 0755) &&
 			!chmod(cache, 0777) && (root || !chmod(tree, 0555)));
 	char *cmd =
@@ -389,6 +392,30 @@ static void test_unwritable_tree(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(p[0].gcc, home));
 	CU_ASSERT_PTR_NOT_NULL(strstr(p[0].clang, "/out/x86_64-llvm/build.log"));
 	buildlogs_free(p, n);
+	/* and a triage status is kept there too, read back by the next run */
+	const char *as = root ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+	char *json = NULL, *fp = NULL, *list = NULL;
+	char *diff = xasprintf("XDG_CACHE_HOME=%s %s%s diag diff --repo %s --format json", cache,
+			       as, test_klang_bin(), tree);
+	CU_ASSERT_EQUAL(test_run(diff, &json, NULL), 0);
+	const char *at = json ? strstr(json, "\"fingerprint\": \"") : NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	fp = xstrndup(at + 16, 16);
+	char *set = xasprintf("XDG_CACHE_HOME=%s %s%s diag triage --repo %s %s confirmed", cache,
+			      as, test_klang_bin(), tree, fp);
+	CU_ASSERT_EQUAL(test_run(set, NULL, NULL), 0);
+	char *get = xasprintf("XDG_CACHE_HOME=%s %s%s diag triage --repo %s --list", cache, as,
+			      test_klang_bin(), tree);
+	CU_ASSERT_EQUAL(test_run(get, &list, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(list ? list : "", fp));
+	CU_ASSERT_PTR_NOT_NULL(strstr(list ? list : "", "confirmed"));
+	CU_ASSERT_FALSE(file_exists(state));
+	free(list);
+	free(get);
+	free(set);
+	free(fp);
+	free(json);
+	free(diff);
 	CU_ASSERT_EQUAL(chmod(tree, 0755), 0);
 	free(said);
 	free(home);
