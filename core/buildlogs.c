@@ -43,6 +43,26 @@ char *buildlogs_home(const char *repo, char **why)
 	return cache;
 }
 
+char *buildlogs_state_file(const char *repo, const char *name)
+{
+	char *why, *home = buildlogs_home(repo, &why);
+	char *path = xasprintf("%s/%s", home, name);
+	if (why) { /* a tree that cannot be written: its own file starts the copy */
+		char *tree = xasprintf("%s/.klang/%s", repo, name);
+		struct kerr e;
+		size_t len;
+		char *text =
+		    !file_exists(path) && file_exists(tree) ? read_file(tree, &len, &e) : NULL;
+		if (text && mkdir_p(home, &e) == 0)
+			write_file_atomic(path, text, len, &e);
+		free(text);
+		free(tree);
+		free(why);
+	}
+	free(home);
+	return path;
+}
+
 /* 0 gcc, 1 clang, -1 neither. */
 static int toolchain_kind(const char *tc)
 {

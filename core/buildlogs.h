@@ -14,6 +14,11 @@
  * mount), $XDG_CACHE_HOME/klang/trees/<name>-<hash of its path>, and *why
  * gets the reason (else NULL). Caller frees both. */
 char *buildlogs_home(const char *repo, char **why);
+/* REPO/.klang/NAME, a state file klang writes (triage.yaml,
+ * overrides.yaml); for a tree that cannot be written, NAME in its home in
+ * the cache, started as a copy of the tree's own if it has one. Caller
+ * frees. */
+char *buildlogs_state_file(const char *repo, const char *name);
 
 struct buildlog_pair {
 	char *arch;

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/buildlogs.h"
+
 const char *const series_source_names[] = {
 #define SERIES_SOURCE_NAME(id, name) name,
     SERIES_SOURCE_LIST(SERIES_SOURCE_NAME)
@@ -226,7 +228,7 @@ int series_open(struct series *s, struct stack *st, const struct patchset *ps, s
 	for (size_t i = 0; i < s->nitems; i++)
 		s->items[i].patch = &st->patches[i];
 	if (st->repo_path)
-		s->ov_path = xasprintf("%s/.klang/overrides.yaml", st->repo_path);
+		s->ov_path = buildlogs_state_file(st->repo_path, "overrides.yaml");
 	int rc = overrides_load(s, e);
 	if (rc < 0)
 		series_free(s);

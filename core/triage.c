@@ -86,22 +86,7 @@ void triage_free(struct triage *t)
 
 char *triage_path(const char *repo)
 {
-	char *why, *home = buildlogs_home(repo ? repo : ".", &why);
-	char *path = xasprintf("%s/triage.yaml", home);
-	if (why) { /* a tree that cannot be written: its statuses start the copy */
-		char *tree = xasprintf("%s/.klang/triage.yaml", repo ? repo : ".");
-		struct kerr e;
-		size_t len;
-		char *text =
-		    !file_exists(path) && file_exists(tree) ? read_file(tree, &len, &e) : NULL;
-		if (text && mkdir_p(home, &e) == 0)
-			write_file_atomic(path, text, len, &e);
-		free(text);
-		free(tree);
-		free(why);
-	}
-	free(home);
-	return path;
+	return buildlogs_state_file(repo ? repo : ".", "triage.yaml");
 }
 
 static void fp_key(uint64_t fp, char key[17])
