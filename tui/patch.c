@@ -280,8 +280,14 @@ static void patch_title(struct view *v, struct strbuf *sb)
 	size_t shown, pos = stack_view_position(&shown);
 	if (!P.patch)
 		return;
-	sb_addf(sb, "%zu/%zu %.8s %s", pos, shown, P.patch->id,
-		P.patch->title ? P.patch->title : P.patch->subject);
+	/* the patch's own number, as the stack's index column has it */
+	const struct stack *st = stack_view_stack();
+	size_t total = st ? st->npatches : shown;
+	if (shown == total)
+		sb_addf(sb, "%zu/%zu", P.patch->index, total);
+	else
+		sb_addf(sb, "%zu (%zu/%zu shown)", P.patch->index, pos, shown);
+	sb_addf(sb, " %.8s %s", P.patch->id, P.patch->title ? P.patch->title : P.patch->subject);
 }
 
 static bool patch_request(struct view *v, int action)
