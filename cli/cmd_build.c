@@ -244,6 +244,10 @@ static void report(const struct build_mgr *m, const char *summary, bool summary_
 		       build_elapsed(b), b->log_path);
 		if (b->error)
 			printf("    klang: %s\n", b->error);
+		if (b->status == BUILD_OK && !b->progress.objects)
+			printf("    klang: up to date, nothing compiled: this log has none of the "
+			       "warnings of the build before (build into a fresh --out to see "
+			       "them)\n");
 		if (b->status == BUILD_FAILED && b->exit_code >= 0) /* make ran: its log */
 			print_tail(b->log_path, 10);
 	}

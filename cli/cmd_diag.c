@@ -402,8 +402,11 @@ static int default_logs(struct args *a, const char ***arches)
 		a->logs[1][i] = p[i].gcc;
 		a->logs[2][i] = p[i].clang;
 		(*arches)[i] = p[i].arch;
-		fprintf(stderr, "klang: diag: %s: %s against %s\n", p[i].arch, p[i].gcc,
-			p[i].clang);
+		fprintf(stderr, "klang: diag: %s: %s against %s%s\n", p[i].arch, p[i].gcc,
+			p[i].clang,
+			p[i].uptodate ? " (a build that compiled nothing: its log has no warnings; "
+					"build into a fresh --out to see them)"
+				      : "");
 		p[i].gcc = p[i].clang = p[i].arch = NULL;
 	}
 	a->nlogs[1] = a->nlogs[2] = n;

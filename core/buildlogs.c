@@ -102,6 +102,7 @@ char *buildlogs_arch_of(const char *log)
 struct cand {
 	char *path, *arch, *config; /* config "" when nothing says */
 	int kind;		    /* 0 gcc, 1 clang */
+	bool uptodate;		    /* an ok build that compiled nothing */
 	time_t mtime;
 	dev_t dev;
 	ino_t ino;
@@ -142,6 +143,8 @@ static void consider(struct scan *s, const char *arch, size_t alen, int kind, ch
 	struct stat sl;
 	const char *status = json_string_value(json_object_get(info, "status"));
 	const char *config = json_string_value(json_object_get(info, "config"));
+	json_t *objects = json_object_get(info, "objects");
+	bool uptodate = status && !strcmp(status, "ok") && objects && !json_integer_value(objects);
 	bool empty = status && strcmp(status, "ok") &&
 		     (json_integer_value(json_object_get(info, "objects")) == 0 ||
 		      !strcmp(status, "cancelled"));
@@ -156,8 +159,13 @@ static void consider(struct scan *s, const char *arch, size_t alen, int kind, ch
 			return;
 		}
 	ALLOC_GROW(s->c, s->n + 1, s->cap);
-	s->c[s->n++] = (struct cand){path,     xstrndup(arch, alen), xstrdup(config ? config : ""),
-				     kind,     sl.st_mtime,	     sl.st_dev,
+	s->c[s->n++] = (struct cand){path,
+				     xstrndup(arch, alen),
+				     xstrdup(config ? config : ""),
+				     kind,
+				     uptodate,
+				     sl.st_mtime,
+				     sl.st_dev,
 				     sl.st_ino};
 }
 
@@ -232,6 +240,7 @@ static bool best_pair(const struct scan *s, const char *arch, struct buildlog_pa
 	    .clang = xstrdup(bc->path),
 	    .gcc_mtime = bg->mtime,
 	    .clang_mtime = bc->mtime,
+	    .uptodate = bg->uptodate || bc->uptodate,
 	};
 	return true;
 }

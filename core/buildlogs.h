@@ -5,6 +5,7 @@
 #ifndef KLANG_CORE_BUILDLOGS_H
 #define KLANG_CORE_BUILDLOGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -24,6 +25,9 @@ struct buildlog_pair {
 	char *arch;
 	char *gcc, *clang; /* build.log paths */
 	time_t gcc_mtime, clang_mtime;
+	/* one of the two builds compiled nothing (its tree was up to date):
+	 * its log holds none of the warnings of the build before it */
+	bool uptodate;
 };
 
 /* Scan out/ and builds/ of <repo>/.klang and of its home in the cache. A toolchain "gcc*" or a path

@@ -239,7 +239,24 @@ static void test_buildlogs(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(p[1].gcc, "/.klang/out/riscv-gcc/build.log"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(p[2].clang, "/.klang/out/x86_64-llvm/build.log"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(p[0].clang, "/.klang/out/arm64-llvm/build.log"));
+	CU_ASSERT_FALSE(p[1].uptodate);
 	buildlogs_free(p, n);
+	/* the same riscv build, had it compiled nothing: still compared, but
+	 * said to be up to date (its log has no warnings) */
+	char *rv_rec = xasprintf("%s/riscv-llvm-tinyconfig.json", recs),
+	     *rv_text =
+		 xasprintf(rec, "riscv-llvm-tinyconfig.json", "riscv", "llvm", "ok", 0, rv, "");
+	struct utimbuf rv_t = {1700000300, 1700000300};
+	CU_ASSERT(!write_file_atomic(rv_rec, rv_text, strlen(rv_text), &e) &&
+		  !utime(rv_rec, &rv_t));
+	n = buildlogs_find(repo, &p);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_STRING_EQUAL(p[1].clang, rv);
+	CU_ASSERT_TRUE(p[1].uptodate);
+	CU_ASSERT_FALSE(p[2].uptodate);
+	buildlogs_free(p, n);
+	free(rv_rec);
+	free(rv_text);
 	test_rmdir(recs);
 	free(broken);
 	free(af);

@@ -265,7 +265,8 @@ static int load(struct kerr *e)
 			     parse_log(1, p[i].clang, p[i].arch, e);
 			sb_addf(&logs, "%s%s: %s, %s", i ? "  " : "", p[i].arch, p[i].gcc,
 				p[i].clang);
-			sb_addf(&built, "%s%s", i ? ", " : "", p[i].arch);
+			sb_addf(&built, "%s%s%s", i ? ", " : "", p[i].arch,
+				p[i].uptodate ? " up to date: no warnings logged" : "");
 		}
 		W.built = sb_detach(&built);
 		buildlogs_free(p, n);
