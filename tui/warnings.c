@@ -53,7 +53,7 @@ static struct {
 	const char *gcc_log, *clang_log, *repo;
 	char *sig;   /* buildlogs_signature() of the logs in use */
 	char *logs;  /* for the status bar */
-	char *built; /* the arches whose builds are compared, "arm64, x86_64" */
+	char *built; /* the builds compared: "x86_64 built; arm64 up to date, ..." */
 	struct diag_set *s[2];
 	struct diag_diff dd;
 	struct triage *tri;
@@ -253,7 +253,7 @@ static int load(struct kerr *e)
 	} else {
 		struct buildlog_pair *p;
 		size_t n = buildlogs_find(W.repo, &p);
-		struct strbuf built = STRBUF_INIT;
+		struct strbuf built = STRBUF_INIT, stale = STRBUF_INIT;
 		W.sig = buildlogs_signature(p, n);
 		int rc =
 		    n ? 0
@@ -265,9 +265,15 @@ static int load(struct kerr *e)
 			     parse_log(1, p[i].clang, p[i].arch, e);
 			sb_addf(&logs, "%s%s: %s, %s", i ? "  " : "", p[i].arch, p[i].gcc,
 				p[i].clang);
-			sb_addf(&built, "%s%s%s", i ? ", " : "", p[i].arch,
-				p[i].uptodate ? " up to date: no warnings logged" : "");
+			struct strbuf *to = p[i].uptodate ? &stale : &built;
+			sb_addf(to, "%s%s", to->len ? ", " : "", p[i].arch);
 		}
+		if (built.len)
+			sb_adds(&built, " built");
+		if (stale.len) /* compiled nothing: no warnings in their logs */
+			sb_addf(&built, "%s%s up to date, no warnings logged",
+				built.len ? "; " : "", stale.buf);
+		sb_free(&stale);
 		W.built = sb_detach(&built);
 		buildlogs_free(p, n);
 		if (rc) {
@@ -620,10 +626,10 @@ static void warnings_open(struct view *v)
 			report_error("%s", e.msg);
 			unload();
 		} else if (W.reload_asked) {
-			report("warnings reloaded: %lu places%s%s",
+			report("warnings reloaded: %lu places%s%s%s",
 			       W.places[DIAG_SIDE_CLANG_ONLY] + W.places[DIAG_SIDE_GCC_ONLY] +
 				   W.places[DIAG_SIDE_BOTH],
-			       W.built ? " from the builds of " : "", W.built ? W.built : "");
+			       W.built ? " (" : "", W.built ? W.built : "", W.built ? ")" : "");
 		}
 		W.reload_asked = false;
 	}
@@ -726,7 +732,7 @@ static void warnings_title(struct view *v, struct strbuf *sb)
 		W.places[DIAG_SIDE_CLANG_ONLY], W.places[DIAG_SIDE_GCC_ONLY],
 		W.places[DIAG_SIDE_BOTH], W.arch ? W.arches[W.arch - 1] : "all");
 	if (!W.arch && W.built) /* which builds: an arch still building is not there */
-		sb_addf(sb, " (%s built)", W.built);
+		sb_addf(sb, " (%s)", W.built);
 	sb_addf(sb, ", status %s", status_filter_name());
 	if (W.text && *W.text)
 		sb_addf(sb, ", text \"%s\"", W.text);
