@@ -134,7 +134,8 @@ static int cmp_pair(const void *a, const void *b)
  * a log left alone for 10 minutes counts too (copied in, or its klang was
  * killed). `info` (the summary or record, may be NULL) gives its config; a
  * build that failed before compiling anything has nothing to compare, and a
- * cancelled one only half a log (a failed one keeps what it compiled). The
+ * cancelled one only half a log (a failed one keeps what it compiled); an
+ * ok one that compiled nothing is kept but marked up to date. The
  * same file found twice (its out directory and its record) counts once.
  * Takes path. */
 static void consider(struct scan *s, const char *arch, size_t alen, int kind, char *path,
@@ -146,8 +147,7 @@ static void consider(struct scan *s, const char *arch, size_t alen, int kind, ch
 	json_t *objects = json_object_get(info, "objects");
 	bool uptodate = status && !strcmp(status, "ok") && objects && !json_integer_value(objects);
 	bool empty = status && strcmp(status, "ok") &&
-		     (json_integer_value(json_object_get(info, "objects")) == 0 ||
-		      !strcmp(status, "cancelled"));
+		     (!json_integer_value(objects) || !strcmp(status, "cancelled"));
 	if (empty || stat(path, &sl) || !S_ISREG(sl.st_mode) ||
 	    !((written && written->st_mtime >= sl.st_mtime) || sl.st_mtime < time(NULL) - 600)) {
 		free(path);
