@@ -244,7 +244,13 @@ static void report(const struct build_mgr *m, const char *summary, bool summary_
 		       build_elapsed(b), b->log_path);
 		if (b->error)
 			printf("    klang: %s\n", b->error);
-		if (b->status == BUILD_OK && !b->progress.objects)
+		size_t kept = b->progress.objects ? 0 : buildlogs_earlier(b->log_path);
+		if (b->status == BUILD_OK && kept)
+			printf("    klang: up to date, nothing compiled: the tree's warnings are "
+			       "in the %zu log%s kept in %s/earlier/ (the warnings view and "
+			       "klang diag diff read them)\n",
+			       kept, S(kept), b->outdir);
+		else if (b->status == BUILD_OK && !b->progress.objects)
 			printf("    klang: up to date, nothing compiled: this log has none of the "
 			       "warnings of the build before (build into a fresh --out to see "
 			       "them)\n");

@@ -262,7 +262,8 @@ static void annot_apply(const struct annot *an, struct diag_set *s)
 }
 
 /* Read logs into s, then annotate it (unless `an` is NULL). arches (or
- * NULL) gives each log's arch where --arch does not. */
+ * NULL) gives each log's arch where --arch does not: they are the builds
+ * found (default_logs), read with the logs kept before them. */
 static int read_logs(struct diag_set *s, const char *const *logs, const char *const *arches,
 		     size_t n, const struct diag_parser_opts *o, const struct annot *an)
 {
@@ -271,7 +272,7 @@ static int read_logs(struct diag_set *s, const char *const *logs, const char *co
 		struct diag_parser_opts oi = *o;
 		if (arches && !oi.arch)
 			oi.arch = arches[i];
-		if (diag_parse_file(s, logs[i], &oi, &e)) {
+		if ((arches ? buildlogs_parse : diag_parse_file)(s, logs[i], &oi, &e)) {
 			warnx_("%s", e.msg);
 			return EXIT_USAGE;
 		}

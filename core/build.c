@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/buildlogs.h"
 #include "core/buildplan.h"
 #include "core/buildrec.h"
 #include "core/toolchain.h"
@@ -275,6 +276,12 @@ static void start_build(struct build_mgr *m, struct build *b)
 			fail_start(m, b, &e);
 			return;
 		}
+	}
+	/* an incremental build logs what it compiles again: the log before
+	 * holds the rest of the tree's warnings */
+	if (buildlogs_keep_previous(b->outdir, b->config, &e) < 0) {
+		fail_start(m, b, &e);
+		return;
 	}
 	b->log_fd = open(b->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (b->log_fd < 0) {

@@ -135,7 +135,8 @@ static int cmp_pair(const void *a, const void *b)
  * killed). `info` (the summary or record, may be NULL) gives its config; a
  * build that failed before compiling anything has nothing to compare, and a
  * cancelled one only half a log (a failed one keeps what it compiled); an
- * ok one that compiled nothing is kept but marked up to date. The
+ * ok one that compiled nothing is kept, and marked up to date when no log
+ * of the builds before it was kept (buildlogs_keep_previous). The
  * same file found twice (its out directory and its record) counts once.
  * Takes path. */
 static void consider(struct scan *s, const char *arch, size_t alen, int kind, char *path,
@@ -145,7 +146,9 @@ static void consider(struct scan *s, const char *arch, size_t alen, int kind, ch
 	const char *status = json_string_value(json_object_get(info, "status"));
 	const char *config = json_string_value(json_object_get(info, "config"));
 	json_t *objects = json_object_get(info, "objects");
-	bool uptodate = status && !strcmp(status, "ok") && objects && !json_integer_value(objects);
+	bool uptodate = status && !strcmp(status, "ok") && objects &&
+			!json_integer_value(objects) &&
+			!buildlogs_earlier(path); /* else the logs kept say it all */
 	bool empty = status && strcmp(status, "ok") &&
 		     (!json_integer_value(objects) || !strcmp(status, "cancelled"));
 	if (empty || stat(path, &sl) || !S_ISREG(sl.st_mode) ||

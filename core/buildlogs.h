@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "core/diag.h"
+#include "core/util.h"
+
 /* The home of REPO's builds: REPO/.klang, which gets out/ (build trees and
  * logs) and builds/ (their records). For a tree where .klang/out cannot be
  * written (a distribution's source under /usr/src, a read-only
@@ -25,8 +28,9 @@ struct buildlog_pair {
 	char *arch;
 	char *gcc, *clang; /* build.log paths */
 	time_t gcc_mtime, clang_mtime;
-	/* one of the two builds compiled nothing (its tree was up to date):
-	 * its log holds none of the warnings of the build before it */
+	/* one of the two builds compiled nothing (its tree was up to date)
+	 * and the logs of the builds before it were not kept (a tree built
+	 * by an older klang): its log holds none of their warnings */
 	bool uptodate;
 };
 
@@ -40,6 +44,25 @@ struct buildlog_pair {
  * sorted by name. Returns the number of pairs; free with buildlogs_free. */
 size_t buildlogs_find(const char *repo, struct buildlog_pair **out);
 void buildlogs_free(struct buildlog_pair *p, size_t n);
+/* Kbuild compiles again only what changed, so a build's log has the
+ * warnings of what it compiled, not of the whole tree. Before a build of
+ * CONFIG (a config target or file, as in its summary) writes OUT/build.log
+ * again, the log of the build before is kept as OUT/earlier/N.log (N
+ * counting up) if that build compiled or linked something; a kept log every
+ * unit of which was compiled again later is removed, and so is every kept
+ * log when the build before was of another config. Returns 0, or -1 with a
+ * message (nothing moved). */
+int buildlogs_keep_previous(const char *out, const char *config, struct kerr *e);
+/* How many logs are kept in earlier/ beside LOG. */
+size_t buildlogs_earlier(const char *log);
+/* Parse LOG (diag_parse_file) and the logs kept before it in earlier/
+ * beside it, newest first: a diagnostic of a kept log is added unless a
+ * later build compiled its translation unit again (then the later log says
+ * whether it is still there); one without a unit, unless its file was
+ * compiled again, or, not a source file (ld, modpost, objtool on vmlinux.o),
+ * unless a later build linked. Returns 0, or -1 with a message. */
+int buildlogs_parse(struct diag_set *into, const char *log, const struct diag_parser_opts *o,
+		    struct kerr *e);
 /* The arch of a log lying in a build directory <arch>-<toolchain>/ (as
  * `klang build` writes them), else NULL. Caller frees. */
 char *buildlogs_arch_of(const char *log);

@@ -1,7 +1,9 @@
 /* A tiny Kbuild-like kernel tree for the build tests: ARCH (arm64, x86_64),
  * LLVM=1, CC, CROSS_COMPILE, O=, config targets (tinyconfig, defconfig,
- * olddefconfig, last assignment wins), quiet "  CC      path.o" lines, and
- * freestanding C that gcc and clang compile for real. */
+ * olddefconfig, last assignment wins), quiet "  CC      path.o" lines,
+ * incremental builds (an object is compiled again when its source or what
+ * the .config says changes), and freestanding C that gcc and clang compile
+ * for real. */
 #include "tests/kbuild_tree.h"
 
 #include <stdio.h>
@@ -57,7 +59,11 @@ static const char makefile[] =
     "$(objtree)/vmlinux: $(objs)\n"
     "\t@echo '  LD      vmlinux'\n"
     "\t$(Q)$(LD) -r -o $@ $^\n"
-    "$(objtree)/%.o: $(srctree)/%.c $(objtree)/.config\n"
+    "# as Kconfig's syncconfig: rewritten only when .config says something new\n"
+    "$(objtree)/include/config/auto.conf: $(objtree)/.config\n"
+    "\t@mkdir -p $(dir $@)\n"
+    "\t$(Q)cmp -s $< $@ || cp $< $@\n"
+    "$(objtree)/%.o: $(srctree)/%.c $(objtree)/include/config/auto.conf\n"
     "\t@mkdir -p $(dir $@)\n"
     "\t@echo '  CC      $*.o'\n"
     "\t$(Q)$(CC) $(CFLAGS) -c -o $@ $<\n"

@@ -203,6 +203,18 @@ static void test_failure_and_warnings(void)
 	CU_ASSERT_STRING_EQUAL(rows ? rows : "", rows_named ? rows_named : "-");
 	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "klang: diag: x86_64: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "/x86_64-gcc/build.log against "));
+	/* built again with nothing changed: nothing compiled, and the
+	 * warnings are still those of the tree (the log before was kept) */
+	char *again = NULL, *rows_again = NULL;
+	CU_ASSERT_EQUAL(test_run(cmd, &again, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(again ? again : "", "x86_64-gcc: ok (exit 0), 0 objects"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(again ? again : "",
+				      "up to date, nothing compiled: the tree's warnings are in "
+				      "the 1 log kept in "));
+	CU_ASSERT_EQUAL(test_run(diff, &rows_again, NULL), 0);
+	CU_ASSERT_STRING_EQUAL(rows_again ? rows_again : "", rows_named ? rows_named : "-");
+	free(again);
+	free(rows_again);
 	free(rows);
 	free(rows_named);
 	free(said);

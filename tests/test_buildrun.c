@@ -15,8 +15,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include "core/build.h"
+#include "core/buildlogs.h"
+#include "core/diag.h"
 #include "core/util.h"
 #include "tests/buildtest.h"
 #include "tests/helpers.h"
@@ -160,7 +163,7 @@ static void test_poll_api(void)
 	CU_ASSERT_EQUAL(b->progress.expected, 7);
 	CU_ASSERT_TRUE(drive(&f.m, 30, NULL, NULL));
 	CU_ASSERT_EQUAL(b->status, BUILD_OK);
-	CU_ASSERT_EQUAL(b->progress.objects, 7); /* .config rewritten: all again */
+	CU_ASSERT_EQUAL(b->progress.objects, 0); /* nothing changed: up to date */
 	CU_ASSERT_EQUAL(w.n, 0);
 	CU_ASSERT_EQUAL(w.errors, 0);
 	char *log = read_file(b->log_path, NULL, &e); /* the log is the new run's */
@@ -508,6 +511,126 @@ static void test_dir_lock(void)
 	teardown(&f);
 }
 
+/* The files of the diagnostics buildlogs_parse reads for a build: the log
+ * with the logs kept before it, or (alone) the log only. */
+static char *warned_files(const char *log, bool alone)
+{
+	struct kerr e;
+	struct diag_set *s = diag_set_new();
+	struct diag_parser_opts o = {.cc = DIAG_CC_GCC};
+	int rc = (alone ? diag_parse_file : buildlogs_parse)(s, log, &o, &e);
+	CU_ASSERT_EQUAL(rc, 0);
+	diag_set_sort(s);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < diag_set_size(s); i++)
+		sb_addf(&sb, "%s%s", i ? " " : "", diag_set_get(s, i)->loc.file);
+	diag_set_free(s);
+	return sb_detach(&sb);
+}
+
+static void rebuild(struct fixture *f, struct build *b, unsigned long objects)
+{
+	struct kerr e;
+	CU_ASSERT_EQUAL_FATAL(bmgr_rerun(&f->m, b, &e), 0);
+	CU_ASSERT_TRUE(drive(&f->m, 30, NULL, NULL));
+	CU_ASSERT_EQUAL(b->status, BUILD_OK);
+	CU_ASSERT_EQUAL(b->progress.objects, objects);
+}
+
+static void edit(struct fixture *f, const char *file, const char *text)
+{
+	struct kerr e;
+	char *path = xasprintf("%s/%s", f->tree, file);
+	CU_ASSERT_EQUAL(write_file_atomic(path, text, strlen(text), &e), 0);
+	free(path);
+}
+
+#define EXPECT_FILES(log, alone, want)                                                             \
+	do {                                                                                       \
+		char *got_ = warned_files(log, alone);                                             \
+		CU_ASSERT_STRING_EQUAL(got_, want);                                                \
+		if (strcmp(got_, want))                                                            \
+			fprintf(stderr, "\n%s:%d: got '%s'\n", __FILE__, __LINE__, got_);          \
+		free(got_);                                                                        \
+	} while (0)
+
+/* Kbuild compiles again only what changed: the warnings of the tree are
+ * those of the last log that compiled each unit, read across the logs kept
+ * in earlier/ (for the warnings view and klang diag diff). */
+static void test_incremental_logs(void)
+{
+	struct fixture f;
+	setup(&f, 2);
+	struct kerr e;
+	const char *frags[] = {"CONFIG_WARN=y"};
+	struct build_spec s = {.srcdir = f.tree,
+			       .outroot = f.out,
+			       .arch = "x86_64",
+			       .toolchain = "gcc",
+			       .config = "defconfig",
+			       .fragments = frags,
+			       .nfragments = 1};
+	struct build *b = bmgr_add(&f.m, &s, &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_TRUE(drive(&f.m, 30, NULL, NULL));
+	CU_ASSERT_EQUAL(b->progress.objects, 8);
+	EXPECT_FILES(b->log_path, false, "lib/warn.c");
+	char *one = xasprintf("%s/earlier/1.log", b->outdir),
+	     *two = xasprintf("%s/earlier/2.log", b->outdir),
+	     *three = xasprintf("%s/earlier/3.log", b->outdir),
+	     *four = xasprintf("%s/earlier/4.log", b->outdir);
+	/* a new warning in fork.c: only fork.o is compiled, warn.c's comes
+	 * from the log before */
+	edit(&f, "kernel/fork.c",
+	     "int do_fork(int x)\n{\n\tint unused_fork;\n\treturn x + 1;\n}\n");
+	rebuild(&f, b, 1);
+	CU_ASSERT_TRUE(file_exists(one));
+	EXPECT_FILES(b->log_path, true, "kernel/fork.c");
+	EXPECT_FILES(b->log_path, false, "kernel/fork.c lib/warn.c");
+	/* warn.c fixed: its warning goes, fork.c's stays (from 2.log) */
+	edit(&f, "lib/warn.c", "int warn_me(void)\n{\n\treturn 0;\n}\n");
+	rebuild(&f, b, 1);
+	EXPECT_FILES(b->log_path, false, "kernel/fork.c");
+	/* nothing changed: nothing compiled, nothing lost */
+	rebuild(&f, b, 0);
+	EXPECT_FILES(b->log_path, false, "kernel/fork.c");
+	CU_ASSERT_EQUAL(buildlogs_earlier(b->log_path), 3);
+	/* fork.c's warning fixed: nothing left, whatever the logs before said */
+	edit(&f, "kernel/fork.c", "int do_fork(int x) { return x + 1; }\n");
+	rebuild(&f, b, 1);
+	EXPECT_FILES(b->log_path, false, "");
+	/* the up-to-date log was not kept (3.log is warn.c's build) */
+	CU_ASSERT_TRUE(file_exists(three) && !file_exists(four));
+	/* every source touched: all compiled again; then the logs before
+	 * that build have nothing left to say and go */
+	static const char *const srcs[] = {"init/main.c",   "lib/string.c",	      "lib/warn.c",
+					   "kernel/fork.c", "kernel/sched.c",	      "mm/page.c",
+					   "mm/slab.c",	    "arch/x86/kernel/setup.c"};
+	for (size_t i = 0; i < ARRAY_SIZE(srcs); i++) {
+		char *path = xasprintf("%s/%s", f.tree, srcs[i]);
+		CU_ASSERT_EQUAL(utime(path, NULL), 0);
+		free(path);
+	}
+	rebuild(&f, b, 8);
+	rebuild(&f, b, 0);
+	CU_ASSERT_EQUAL(buildlogs_earlier(b->log_path), 1);
+	CU_ASSERT_FALSE(file_exists(one) || file_exists(two) || file_exists(three) ||
+			file_exists(four));
+	EXPECT_FILES(b->log_path, false, "");
+	/* another config in the same directory: another kernel, nothing kept */
+	s.config = "tinyconfig";
+	struct build *tiny = bmgr_add(&f.m, &s, &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tiny);
+	CU_ASSERT_TRUE(drive(&f.m, 30, NULL, NULL));
+	CU_ASSERT_EQUAL(tiny->progress.objects, 4);
+	CU_ASSERT_EQUAL(buildlogs_earlier(tiny->log_path), 0);
+	free(one);
+	free(two);
+	free(three);
+	free(four);
+	teardown(&f);
+}
+
 void suite_buildrun(void)
 {
 	CU_pSuite s = CU_add_suite("buildrun", NULL, NULL);
@@ -518,6 +641,7 @@ void suite_buildrun(void)
 	CU_add_test(s, "SIGINT to klang build leaves nothing", test_sigint);
 	CU_add_test(s, ".config file and fragments", test_config_file_and_fragments);
 	CU_add_test(s, "a 1 MiB line", test_long_line);
+	CU_add_test(s, "incremental builds: warnings across the logs kept", test_incremental_logs);
 	CU_add_test(s, "--wrapper ccache", test_ccache);
 	CU_add_test(s, "--wrapper distcc with a real distccd", test_distcc);
 }

@@ -255,6 +255,16 @@ static void test_buildlogs(void)
 	CU_ASSERT_TRUE(p[1].uptodate);
 	CU_ASSERT_FALSE(p[2].uptodate);
 	buildlogs_free(p, n);
+	/* unless the log of the build before it was kept: then the two say it all */
+	char *kept_dir = xasprintf("%.*s/earlier", (int)(strrchr(rv, '/') - rv), rv),
+	     *kept = xasprintf("%s/1.log", kept_dir);
+	CU_ASSERT_FATAL(!mkdir_p(kept_dir, &e) && !write_file_atomic(kept, "", 0, &e));
+	n = buildlogs_find(repo, &p);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_FALSE(p[1].uptodate);
+	buildlogs_free(p, n);
+	free(kept_dir);
+	free(kept);
 	free(rv_rec);
 	free(rv_text);
 	test_rmdir(recs);

@@ -206,10 +206,12 @@ static void apply_triage(void)
 static int cmp_item_arch(const void *pa, const void *pb);
 static int item_cmp(const struct diag *a, const struct diag *b);
 
-static int parse_log(int k, const char *path, const char *arch, struct kerr *e)
+/* A log given, or found (with the logs kept before it: a build's log has
+ * only what it compiled) */
+static int parse_log(int k, const char *path, const char *arch, bool found, struct kerr *e)
 {
 	struct diag_parser_opts o = {.cc = k ? DIAG_CC_CLANG : DIAG_CC_GCC, .arch = arch};
-	return diag_parse_file(W.s[k], path, &o, e);
+	return (found ? buildlogs_parse : diag_parse_file)(W.s[k], path, &o, e);
 }
 
 /* The arches the diagnostics were read for, for the arch filter. */
@@ -243,7 +245,8 @@ static int load(struct kerr *e)
 		if (!W.gcc_log || !W.clang_log)
 			return kerr_set(e, "give both --gcc-log and --clang-log");
 		char *ga = buildlogs_arch_of(W.gcc_log), *ca = buildlogs_arch_of(W.clang_log);
-		int rc = parse_log(0, W.gcc_log, ga, e) || parse_log(1, W.clang_log, ca, e);
+		int rc = parse_log(0, W.gcc_log, ga, false, e) ||
+			 parse_log(1, W.clang_log, ca, false, e);
 		free(ga);
 		free(ca);
 		if (rc)
@@ -261,8 +264,8 @@ static int load(struct kerr *e)
 			    e,
 			    "no build logs: give --gcc-log and --clang-log, or run the builds (b)");
 		for (size_t i = 0; i < n && !rc; i++) {
-			rc = parse_log(0, p[i].gcc, p[i].arch, e) ||
-			     parse_log(1, p[i].clang, p[i].arch, e);
+			rc = parse_log(0, p[i].gcc, p[i].arch, true, e) ||
+			     parse_log(1, p[i].clang, p[i].arch, true, e);
 			sb_addf(&logs, "%s%s: %s, %s", i ? "  " : "", p[i].arch, p[i].gcc,
 				p[i].clang);
 			struct strbuf *to = p[i].uptodate ? &stale : &built;
