@@ -148,7 +148,7 @@ static void live_line(struct strbuf *sb, const struct build *b, int namew)
 		sb_addf(sb, " %3d%%", (int)(f * 100));
 	else
 		sb_adds(sb, "    ?");
-	if (b->progress.expected && !build_status_done(b->status))
+	if (kbuild_total_known(&b->progress) && !build_status_done(b->status))
 		sb_addf(sb, " %5lu/%-5lu", b->progress.objects, b->progress.expected);
 	else
 		sb_addf(sb, " %5lu obj  ", b->progress.objects);
@@ -195,7 +195,7 @@ static void draw(struct view *v, struct build_mgr *m, bool force)
 			fmt_time(el, sizeof(el), build_elapsed(b));
 			sb_addf(&sb, "klang: %s: %s, %lu", b->name, build_status_name(b->status),
 				b->progress.objects);
-			if (b->progress.expected && !build_status_done(b->status))
+			if (kbuild_total_known(&b->progress) && !build_status_done(b->status))
 				sb_addf(&sb, "/%lu", b->progress.expected);
 			sb_addf(&sb, " object%s, %lu warning%s, %lu error%s, %s\n",
 				S(b->progress.objects), b->warnings, S(b->warnings), b->errors,

@@ -403,11 +403,15 @@ static int default_logs(struct args *a, const char ***arches)
 		a->logs[1][i] = p[i].gcc;
 		a->logs[2][i] = p[i].clang;
 		(*arches)[i] = p[i].arch;
-		fprintf(stderr, "klang: diag: %s: %s against %s%s\n", p[i].arch, p[i].gcc,
-			p[i].clang,
+		size_t kept = buildlogs_earlier(p[i].gcc) + buildlogs_earlier(p[i].clang);
+		fprintf(stderr, "klang: diag: %s: %s against %s%s", p[i].arch, p[i].gcc, p[i].clang,
 			p[i].uptodate ? " (a build that compiled nothing: its log has no warnings; "
 					"build into a fresh --out to see them)"
 				      : "");
+		if (kept) /* what incremental builds did not compile again */
+			fprintf(stderr, ", with the %zu log%s kept before them", kept,
+				kept == 1 ? "" : "s");
+		fputc('\n', stderr);
 		p[i].gcc = p[i].clang = p[i].arch = NULL;
 	}
 	a->nlogs[1] = a->nlogs[2] = n;

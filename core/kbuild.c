@@ -66,9 +66,14 @@ void kbuild_progress_line(struct kbuild_progress *p, const char *line, size_t le
 		 (int)kl.target_len, kl.target);
 }
 
+bool kbuild_total_known(const struct kbuild_progress *p)
+{
+	return p->expected && p->objects <= p->expected;
+}
+
 double kbuild_progress_fraction(const struct kbuild_progress *p)
 {
-	if (!p->expected)
+	if (!kbuild_total_known(p))
 		return -1;
 	double f = (double)p->objects / (double)p->expected;
 	/* linking follows the last object: never claim 100% before the end */
@@ -77,7 +82,7 @@ double kbuild_progress_fraction(const struct kbuild_progress *p)
 
 long kbuild_eta(const struct kbuild_progress *p, double elapsed)
 {
-	if (!p->expected || p->objects < 5 || elapsed <= 0)
+	if (!kbuild_total_known(p) || p->objects < 5 || elapsed <= 0)
 		return -1;
 	if (p->objects >= p->expected)
 		return 0;

@@ -26,6 +26,9 @@ struct kbuild_progress {
 	char last[128];		/* the last quiet line, trimmed: "CC kernel/fork.o" */
 };
 void kbuild_progress_line(struct kbuild_progress *p, const char *line, size_t len);
+/* The expected total still holds: known, and not passed (it comes from
+ * the build before, which may have compiled less: an incremental one). */
+bool kbuild_total_known(const struct kbuild_progress *p);
 /* Fraction done in [0, 1], or -1 when the total is unknown (indeterminate). */
 double kbuild_progress_fraction(const struct kbuild_progress *p);
 /* Seconds left given `elapsed` seconds spent on `objects`; -1 if unknown. */

@@ -211,8 +211,12 @@ static void test_failure_and_warnings(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(again ? again : "",
 				      "up to date, nothing compiled: the tree's warnings are in "
 				      "the 1 log kept in "));
-	CU_ASSERT_EQUAL(test_run(diff, &rows_again, NULL), 0);
+	char *said_again = NULL;
+	CU_ASSERT_EQUAL(test_run(diff, &rows_again, &said_again), 0);
 	CU_ASSERT_STRING_EQUAL(rows_again ? rows_again : "", rows_named ? rows_named : "-");
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(said_again ? said_again : "", "/build.log, with the 2 logs kept before them\n"));
+	free(said_again);
 	free(again);
 	free(rows_again);
 	free(rows);

@@ -58,9 +58,16 @@ static void test_progress(void)
 	CU_ASSERT_STRING_EQUAL(p.last, "LD vmlinux");
 	CU_ASSERT_DOUBLE_EQUAL(kbuild_progress_fraction(&p), 0.5, 1e-9);
 	CU_ASSERT_EQUAL(kbuild_eta(&p, 20), 20); /* 50 objects in 20 s, 50 left */
-	p.objects = 200; /* more than last time: never past 99% before the end */
+	p.objects = 100; /* all of them: never 100% before the end (linking) */
 	CU_ASSERT_DOUBLE_EQUAL(kbuild_progress_fraction(&p), 0.99, 1e-9);
 	CU_ASSERT_EQUAL(kbuild_eta(&p, 20), 0);
+	CU_ASSERT_TRUE(kbuild_total_known(&p));
+	/* more than last time (the build before was an incremental one): the
+	 * total was wrong, the progress is not known */
+	p.objects = 200;
+	CU_ASSERT_FALSE(kbuild_total_known(&p));
+	CU_ASSERT_EQUAL(kbuild_progress_fraction(&p), -1);
+	CU_ASSERT_EQUAL(kbuild_eta(&p, 20), -1);
 	kbuild_progress_line(&p, "  CC [M]  drivers/x.o", 21);
 	CU_ASSERT_STRING_EQUAL(p.last, "CC [M] drivers/x.o");
 	/* two jobs wrote into one line: the object still counts */

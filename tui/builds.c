@@ -424,7 +424,7 @@ static void draw_row(struct line_draw *d, const struct row *r)
 	draw_textf(d, ELEM_DEFAULT, "%s ", bar);
 	char objs[48];
 	/* of a finished build the count reached (the total was an estimate) */
-	if (b->progress.expected && !build_status_done(b->status))
+	if (kbuild_total_known(&b->progress) && !build_status_done(b->status))
 		snprintf(objs, sizeof(objs), "%lu/%lu", b->progress.objects, b->progress.expected);
 	else
 		snprintf(objs, sizeof(objs), "%lu", b->progress.objects);
