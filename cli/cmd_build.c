@@ -244,11 +244,14 @@ static void report(const struct build_mgr *m, const char *summary, bool summary_
 		       build_elapsed(b), b->log_path);
 		if (b->error)
 			printf("    klang: %s\n", b->error);
-		size_t kept = b->progress.objects ? 0 : buildlogs_earlier(b->log_path);
-		if (b->status == BUILD_OK && kept)
-			printf("    klang: up to date, nothing compiled: the tree's warnings are "
-			       "in the %zu log%s kept in %s/earlier/ (the warnings view and "
-			       "klang diag diff read them)\n",
+		size_t kept = b->status == BUILD_OK ? buildlogs_earlier(b->log_path) : 0;
+		if (kept)
+			printf("    klang: %s in the %zu log%s kept in %s/earlier/ (the warnings "
+			       "view and klang diag diff read them)\n",
+			       b->progress.objects ? "the warnings of what this build did not "
+						     "compile again are"
+						   : "up to date, nothing compiled: the tree's "
+						     "warnings are",
 			       kept, S(kept), b->outdir);
 		else if (b->status == BUILD_OK && !b->progress.objects)
 			printf("    klang: up to date, nothing compiled: this log has none of the "
