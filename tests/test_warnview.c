@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <utime.h>
+#include <unistd.h>
 
 #include "core/blame.h"
 #include "core/buildlogs.h"
@@ -674,6 +675,33 @@ static void test_built_arches(void)
 	free(to);
 }
 
+/* A build that compiled nothing (or a part) logs only that: the logs kept
+ * before it (earlier/) give the rest, the same rows as the full log, and
+ * the title counts them. */
+static void test_earlier_logs(void)
+{
+	struct kerr e;
+	struct stat st;
+	char *dir = xasprintf("%s/.klang/out/x86_64-llvm", repo),
+	     *kept = xasprintf("%s/earlier", dir), *log = xasprintf("%s/build.log", dir),
+	     *one = xasprintf("%s/1.log", kept);
+	const char *noop = "  CALL    scripts/checksyscalls.sh\n";
+	CU_ASSERT_FATAL(!stat(log, &st) && !mkdir_p(kept, &e) && !rename(log, one));
+	struct utimbuf t = {st.st_mtime, st.st_mtime};
+	CU_ASSERT_FATAL(!write_file_atomic(log, noop, strlen(noop), &e) && !utime(log, &t));
+	struct run r;
+	run_init(&r);
+	run_script(&r, "4\n:save-display 1\n");
+	CU_ASSERT(has(r.s[1], "[warnings] clang-only: 2 clang-only, 6 gcc-only, 779 both; arch all "
+			      "(arm64, x86_64 built, 1 earlier log), status any; 2 shown"));
+	run_free(&r);
+	CU_ASSERT(!rename(one, log) && !utime(log, &t) && !rmdir(kept));
+	free(dir);
+	free(kept);
+	free(log);
+	free(one);
+}
+
 /* y copies the warning's place, Y the ClangBuiltLinux issue search for its
  * flag, as the OSC 52 bytes the terminal receives (TMUX unset: plain). */
 static void test_copy_keys(void)
@@ -760,6 +788,7 @@ void suite_warnview(void)
 	CU_add_test(s, "source pane entries", test_source_entries);
 	CU_add_test(s, "a finished build reloads the view", test_reload);
 	CU_add_test(s, "the title names the arches compared", test_built_arches);
+	CU_add_test(s, "the logs kept before a build are read with it", test_earlier_logs);
 	CU_add_test(s, "y and Y copy the place and the CBL issue search", test_copy_keys);
 	CU_add_test(s, "config.yaml: the editor, the builds matrix", test_config);
 }

@@ -257,6 +257,7 @@ static int load(struct kerr *e)
 		struct buildlog_pair *p;
 		size_t n = buildlogs_find(W.repo, &p);
 		struct strbuf built = STRBUF_INIT, stale = STRBUF_INIT;
+		size_t nkept = 0;
 		W.sig = buildlogs_signature(p, n);
 		int rc =
 		    n ? 0
@@ -268,11 +269,18 @@ static int load(struct kerr *e)
 			     parse_log(1, p[i].clang, p[i].arch, true, e);
 			sb_addf(&logs, "%s%s: %s, %s", i ? "  " : "", p[i].arch, p[i].gcc,
 				p[i].clang);
+			size_t kept = buildlogs_earlier(p[i].gcc) + buildlogs_earlier(p[i].clang);
+			if (kept) /* what incremental builds did not compile again */
+				sb_addf(&logs, " (and %zu log%s kept before them)", kept,
+					kept == 1 ? "" : "s");
+			nkept += kept;
 			struct strbuf *to = p[i].uptodate ? &stale : &built;
 			sb_addf(to, "%s%s", to->len ? ", " : "", p[i].arch);
 		}
 		if (built.len)
 			sb_adds(&built, " built");
+		if (nkept)
+			sb_addf(&built, ", %zu earlier log%s", nkept, nkept == 1 ? "" : "s");
 		if (stale.len) /* compiled nothing: no warnings in their logs */
 			sb_addf(&built, "%s%s up to date, no warnings logged",
 				built.len ? "; " : "", stale.buf);
