@@ -233,6 +233,10 @@ static void finish(struct build_mgr *m, struct build *b, enum build_status statu
 	if (b->log_fd >= 0)
 		close(b->log_fd);
 	b->log_fd = -1;
+	/* make ran to its end (a cancelled build's objects may be half
+	 * made): the logs kept before that it made redundant go, under the lock */
+	if (ran && status != BUILD_CANCELLED && code >= 0)
+		buildlogs_prune(b->outdir);
 	if (b->lock_fd >= 0)
 		close(b->lock_fd);
 	b->lock_fd = -1;

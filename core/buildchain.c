@@ -162,6 +162,41 @@ static char *dir_of(const char *log)
 	return slash ? xstrndup(log, (size_t)(slash - log)) : xstrdup(".");
 }
 
+/* Remove the kept logs NUMS (N, oldest first) every unit of which a later
+ * build compiled again, and linked again if it did: they have nothing left
+ * to say. `later` has what the builds after the newest of them compiled. */
+static void prune(const char *out, const char *strip, const unsigned *nums, size_t n,
+		  struct units *later)
+{
+	for (size_t i = n; i-- > 0;) {
+		char *p = earlier_path(out, nums[i]);
+		struct units u = {STRMAP_INIT, false};
+		scan_units(p, strip, &u);
+		if (units_within(&u, later))
+			unlink(p);
+		else
+			units_join(later, &u);
+		strmap_free(&u.stems);
+		free(p);
+	}
+}
+
+void buildlogs_prune(const char *out)
+{
+	char *log = xasprintf("%s/build.log", out), *real = realpath(out, NULL);
+	unsigned *nums;
+	size_t n = earlier_list(out, &nums);
+	struct units later = {STRMAP_INIT, false};
+	if (n) {
+		scan_units(log, real ? real : out, &later);
+		prune(out, real ? real : out, nums, n, &later);
+	}
+	strmap_free(&later.stems);
+	free(nums);
+	free(real);
+	free(log);
+}
+
 /* The config of the build whose log is OUT/build.log, if its summary says
  * (written after the log when it finished), else NULL. Caller frees. */
 static char *previous_config(const char *out, const char *log)
@@ -210,19 +245,8 @@ int buildlogs_keep_previous(const char *out, const char *config, struct kerr *e)
 		rc = kerr_set(e, "keeping %s as %s: %s", log, to, strerror(errno));
 	free(dir);
 	free(to);
-	/* a kept log every unit of which a later build compiled again (and
-	 * linked again, if it did) has nothing left to say */
-	for (size_t i = n; !rc && i-- > 0;) {
-		char *p = earlier_path(out, nums[i]);
-		struct units u = {STRMAP_INIT, false};
-		scan_units(p, strip, &u);
-		if (units_within(&u, &later))
-			unlink(p);
-		else
-			units_join(&later, &u);
-		strmap_free(&u.stems);
-		free(p);
-	}
+	if (!rc)
+		prune(out, strip, nums, n, &later);
 done:
 	strmap_free(&later.stems);
 	free(real);

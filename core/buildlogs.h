@@ -53,6 +53,9 @@ void buildlogs_free(struct buildlog_pair *p, size_t n);
  * log when the build before was of another config. Returns 0, or -1 with a
  * message (nothing moved). */
 int buildlogs_keep_previous(const char *out, const char *config, struct kerr *e);
+/* Once a build in OUT finished: remove the kept logs its build.log made
+ * redundant (as above), so that those left are the ones still read. */
+void buildlogs_prune(const char *out);
 /* How many logs are kept in earlier/ beside LOG. */
 size_t buildlogs_earlier(const char *log);
 /* Parse LOG (diag_parse_file) and the logs kept before it in earlier/

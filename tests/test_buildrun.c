@@ -599,8 +599,10 @@ static void test_incremental_logs(void)
 	edit(&f, "kernel/fork.c", "int do_fork(int x) { return x + 1; }\n");
 	rebuild(&f, b, 1);
 	EXPECT_FILES(b->log_path, false, "");
-	/* the up-to-date log was not kept (3.log is warn.c's build) */
-	CU_ASSERT_TRUE(file_exists(three) && !file_exists(four));
+	/* the up-to-date log was not kept (3.log is warn.c's build), and
+	 * 2.log (fork.c's) went once fork.c was compiled again */
+	CU_ASSERT_TRUE(file_exists(one) && !file_exists(two) && file_exists(three) &&
+		       !file_exists(four));
 	/* every source touched: all compiled again; then the logs before
 	 * that build have nothing left to say and go */
 	static const char *const srcs[] = {"init/main.c",   "lib/string.c",	      "lib/warn.c",
@@ -612,10 +614,11 @@ static void test_incremental_logs(void)
 		free(path);
 	}
 	rebuild(&f, b, 8);
+	CU_ASSERT_EQUAL(buildlogs_earlier(b->log_path), 0); /* gone as it finished */
 	rebuild(&f, b, 0);
 	CU_ASSERT_EQUAL(buildlogs_earlier(b->log_path), 1);
-	CU_ASSERT_FALSE(file_exists(one) || file_exists(two) || file_exists(three) ||
-			file_exists(four));
+	CU_ASSERT_TRUE(file_exists(one) && !file_exists(two) && !file_exists(three) &&
+		       !file_exists(four)); /* the full build's, numbered afresh */
 	EXPECT_FILES(b->log_path, false, "");
 	/* another config in the same directory: another kernel, nothing kept */
 	s.config = "tinyconfig";
