@@ -179,6 +179,9 @@ static void prune(const char *out, const char *strip, const unsigned *nums, size
 		strmap_free(&u.stems);
 		free(p);
 	}
+	char *dir = xasprintf("%s/earlier", out);
+	rmdir(dir); /* once empty */
+	free(dir);
 }
 
 void buildlogs_prune(const char *out)

@@ -615,6 +615,9 @@ static void test_incremental_logs(void)
 	}
 	rebuild(&f, b, 8);
 	CU_ASSERT_EQUAL(buildlogs_earlier(b->log_path), 0); /* gone as it finished */
+	char *kept_dir = xasprintf("%s/earlier", b->outdir);
+	CU_ASSERT_FALSE(is_dir(kept_dir)); /* and their directory */
+	free(kept_dir);
 	rebuild(&f, b, 0);
 	CU_ASSERT_EQUAL(buildlogs_earlier(b->log_path), 1);
 	CU_ASSERT_TRUE(file_exists(one) && !file_exists(two) && !file_exists(three) &&
