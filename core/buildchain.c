@@ -156,6 +156,13 @@ static char *earlier_path(const char *out, unsigned num)
 	return xasprintf("%s/earlier/%u.log", out, num);
 }
 
+static void rmdir_earlier(const char *out)
+{
+	char *dir = xasprintf("%s/earlier", out);
+	rmdir(dir); /* once empty */
+	free(dir);
+}
+
 static char *dir_of(const char *log)
 {
 	const char *slash = strrchr(log, '/');
@@ -179,9 +186,7 @@ static void prune(const char *out, const char *strip, const unsigned *nums, size
 		strmap_free(&u.stems);
 		free(p);
 	}
-	char *dir = xasprintf("%s/earlier", out);
-	rmdir(dir); /* once empty */
-	free(dir);
+	rmdir_earlier(out);
 }
 
 void buildlogs_prune(const char *out)
@@ -221,7 +226,7 @@ int buildlogs_keep_previous(const char *out, const char *config, struct kerr *e)
 	char *log = xasprintf("%s/build.log", out), *was = previous_config(out, log);
 	unsigned *nums;
 	size_t n = earlier_list(out, &nums);
-	struct units later = {STRMAP_INIT, false};
+	struct units prev = {STRMAP_INIT, false};
 	char *real = realpath(out, NULL);
 	const char *strip = real ? real : out;
 	int rc = 0;
@@ -233,13 +238,11 @@ int buildlogs_keep_previous(const char *out, const char *config, struct kerr *e)
 			unlink(p);
 			free(p);
 		}
-		char *dir = xasprintf("%s/earlier", out);
-		rmdir(dir);
-		free(dir);
+		rmdir_earlier(out);
 		goto done;
 	}
-	scan_units(log, strip, &later);
-	if (!later.stems.n && !later.linked) /* compiled nothing: says nothing */
+	scan_units(log, strip, &prev);
+	if (!prev.stems.n && !prev.linked) /* compiled nothing: says nothing */
 		goto done;
 	char *dir = xasprintf("%s/earlier", out), *to = earlier_path(out, n ? nums[n - 1] + 1 : 1);
 	if (mkdir_p(dir, e) < 0)
@@ -248,10 +251,8 @@ int buildlogs_keep_previous(const char *out, const char *config, struct kerr *e)
 		rc = kerr_set(e, "keeping %s as %s: %s", log, to, strerror(errno));
 	free(dir);
 	free(to);
-	if (!rc)
-		prune(out, strip, nums, n, &later);
 done:
-	strmap_free(&later.stems);
+	strmap_free(&prev.stems);
 	free(real);
 	free(nums);
 	free(log);

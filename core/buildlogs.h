@@ -48,13 +48,13 @@ void buildlogs_free(struct buildlog_pair *p, size_t n);
  * warnings of what it compiled, not of the whole tree. Before a build of
  * CONFIG (a config target or file, as in its summary) writes OUT/build.log
  * again, the log of the build before is kept as OUT/earlier/N.log (N
- * counting up) if that build compiled or linked something; a kept log every
- * unit of which was compiled again later is removed, and so is every kept
- * log when the build before was of another config. Returns 0, or -1 with a
- * message (nothing moved). */
+ * counting up) if that build compiled or linked something; every kept log
+ * is removed when the build before was of another config. Returns 0, or -1
+ * with a message (nothing moved). */
 int buildlogs_keep_previous(const char *out, const char *config, struct kerr *e);
-/* Once a build in OUT finished: remove the kept logs its build.log made
- * redundant (as above), so that those left are the ones still read. */
+/* Once a build in OUT finished: remove the kept logs every unit of which
+ * (and link, if they linked) it or a later kept log compiled again, so that
+ * those left are the ones still read. */
 void buildlogs_prune(const char *out);
 /* How many logs are kept in earlier/ beside LOG. */
 size_t buildlogs_earlier(const char *log);
