@@ -698,7 +698,7 @@ static void test_builds_view(void)
 	free(t_enter);
 	free(enter);
 	/* the status bar says they are done ("builds: 4 started" is gone) */
-	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "builds: 4 done: 4 ok"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "builds: 4 done: 4 ok\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "-- log of arm64-llvm --"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t_last, "LD      vmlinux"));
 	/* the next session shows what those builds left: outcome and log */
@@ -735,6 +735,10 @@ static void test_builds_view(void)
 		if (t_o && strstr(t_o, "arm64-gcc     ok ")) {
 			done = true;
 			CU_ASSERT_PTR_NOT_NULL(strstr(t_o, "         1 obj "));
+			/* its row counts that object's warnings; the status bar says
+			 * where the rest are */
+			CU_ASSERT_PTR_NOT_NULL(strstr(
+			    t_o, "builds: 1 done: 1 ok; 1 incremental: press 4 for the warnings"));
 			CU_ASSERT_PTR_NULL(strstr(t_o, "/28 obj"));
 		}
 		free(t_o);

@@ -133,7 +133,7 @@ static void relayout(void)
 static void report_done(void)
 {
 	const struct row *last = NULL;
-	size_t running = 0, done = 0, count[BUILD_CANCELLED + 1] = {0};
+	size_t running = 0, done = 0, kept = 0, count[BUILD_CANCELLED + 1] = {0};
 	for (size_t i = 0; i < B.nrows; i++) {
 		struct row *r = &B.rows[i];
 		bool now = r->b && build_status_done(r->b->status);
@@ -155,11 +155,18 @@ static void report_done(void)
 		       running);
 		return;
 	}
+	/* an incremental build's row counts the warnings of what it compiled;
+	 * the rest are in the logs kept before it */
+	for (size_t i = 0; i < B.nrows; i++)
+		if (B.rows[i].b && B.rows[i].b->status == BUILD_OK)
+			kept += buildlogs_earlier(B.rows[i].b->log_path) > 0;
 	struct strbuf sb = STRBUF_INIT;
 	for (int s = BUILD_OK; s <= BUILD_CANCELLED; s++)
 		if (count[s])
 			sb_addf(&sb, "%s%zu %s", sb.len ? ", " : "", count[s],
 				build_status_name((enum build_status)s));
+	if (kept)
+		sb_addf(&sb, "; %zu incremental: press 4 for the warnings of the whole tree", kept);
 	report("builds: %zu done: %s", done, sb_str(&sb));
 	sb_free(&sb);
 }
