@@ -56,9 +56,10 @@ static const char usage_text[] =
     "\n"
     "Writes OUT/<arch>-<toolchain>/build.log (the complete make output) and\n"
     "summary.json, and OUT/summary.json for all builds. The log of the build before\n"
-    "is kept in earlier/ beside it while it holds warnings of units not compiled\n"
-    "again (Kbuild rebuilds only what changed); the warnings view and klang diag\n"
-    "diff read it with the new one. Ctrl-C cancels every build\n"
+    "is kept in earlier/ beside it until every unit it compiled is compiled again\n"
+    "(Kbuild rebuilds only what changed); the warnings view and klang diag diff\n"
+    "read it with the new one, each unit's warnings from the last log that\n"
+    "compiled it. Ctrl-C cancels every build\n"
     "(SIGTERM to its process group, SIGKILL 5 s later; a second Ctrl-C kills at once).\n"
     "Exit status: 0 all builds ok, 1 a build failed or was cancelled (or this output\n"
     "could not be written), 2 bad usage.\n";
