@@ -436,10 +436,18 @@ char *apply_branch_name(const struct series *s)
 		if (!strcmp(name, "HEAD"))
 			name = checked_out ? checked_out : "stack";
 	}
+	/* on a branch klang made, klang/NAME/clang-V: NAME again, not a nested name */
+	char *own = NULL;
+	if (str_startswith(name, "klang/") && strstr(name + strlen("klang/"), "/clang-")) {
+		name += strlen("klang/");
+		own = xstrndup(name, (size_t)(strstr(name, "/clang-") - name));
+		name = own;
+	}
 	char b[32];
 	char *branch =
 	    xasprintf("klang/%s/clang-%s", name, clangver_str_short(&s->clang, b, sizeof(b)));
 	free(checked_out);
+	free(own);
 	/* characters git refuses in a ref name, and '/' inside the name part */
 	size_t start = strlen("klang/"), end = strlen(branch) - strlen(b) - strlen("/clang-");
 	for (size_t i = 0; branch[i]; i++) {

@@ -270,6 +270,26 @@ size_t buildlogs_earlier(const char *log)
 	return n;
 }
 
+size_t buildlogs_earlier_warned(const char *log)
+{
+	char *out = dir_of(log);
+	unsigned *nums;
+	size_t n = earlier_list(out, &nums), warned = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *p = earlier_path(out, nums[i]);
+		size_t len;
+		char *text = read_file(p, &len, NULL);
+		warned +=
+		    text && (memmem(text, len, "warning: ", 9) || memmem(text, len, "error: ", 7) ||
+			     memmem(text, len, "WARNING: ", 9));
+		free(text);
+		free(p);
+	}
+	free(nums);
+	free(out);
+	return warned;
+}
+
 /* Add d, read from an earlier log, to `into` unless a later build compiled
  * it again: of its units, those not compiled since; without a unit, by its
  * file, or (an object, vmlinux, no file: a link's) by a later link. */

@@ -58,6 +58,10 @@ int buildlogs_keep_previous(const char *out, const char *config, struct kerr *e)
 void buildlogs_prune(const char *out);
 /* How many logs are kept in earlier/ beside LOG. */
 size_t buildlogs_earlier(const char *log);
+/* How many of them have a line that warns or errs (as the parser's
+ * markers, "warning: ", "error: ", modpost's "WARNING: "): the others add
+ * nothing to the tree's warnings. */
+size_t buildlogs_earlier_warned(const char *log);
 /* Parse LOG (diag_parse_file) and the logs kept before it in earlier/
  * beside it, newest first: a diagnostic of a kept log is added unless a
  * later build compiled its translation unit again (then the later log says

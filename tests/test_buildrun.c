@@ -595,6 +595,7 @@ static void test_incremental_logs(void)
 	rebuild(&f, b, 0);
 	EXPECT_FILES(b->log_path, false, "kernel/fork.c");
 	CU_ASSERT_EQUAL(buildlogs_earlier(b->log_path), 3);
+	CU_ASSERT_EQUAL(buildlogs_earlier_warned(b->log_path), 2); /* not warn.c's fix */
 	/* fork.c's warning fixed: nothing left, whatever the logs before said */
 	edit(&f, "kernel/fork.c", "int do_fork(int x) { return x + 1; }\n");
 	rebuild(&f, b, 1);
@@ -622,6 +623,7 @@ static void test_incremental_logs(void)
 	CU_ASSERT_EQUAL(buildlogs_earlier(b->log_path), 1);
 	CU_ASSERT_TRUE(file_exists(one) && !file_exists(two) && !file_exists(three) &&
 		       !file_exists(four)); /* the full build's, numbered afresh */
+	CU_ASSERT_EQUAL(buildlogs_earlier_warned(b->log_path), 0); /* and it warned of nothing */
 	EXPECT_FILES(b->log_path, false, "");
 	/* another config in the same directory: another kernel, nothing kept */
 	s.config = "tinyconfig";

@@ -136,6 +136,16 @@ static void test_without_patchset(void)
 	char *name = apply_branch_name(&f.s); /* no patchset: the head branch's name */
 	CU_ASSERT_STRING_EQUAL(name, "klang/main/clang-3.9");
 	free(name);
+	char *head = f.s.st->head_ref; /* on a branch klang made: its name again, not nested */
+	f.s.st->head_ref = "refs/heads/klang/main/clang-14";
+	name = apply_branch_name(&f.s);
+	CU_ASSERT_STRING_EQUAL(name, "klang/main/clang-3.9");
+	free(name);
+	f.s.st->head_ref = "refs/heads/klang/x";
+	name = apply_branch_name(&f.s);
+	CU_ASSERT_STRING_EQUAL(name, "klang/klang-x/clang-3.9");
+	free(name);
+	f.s.st->head_ref = head;
 	close_fixture(&f);
 }
 

@@ -156,10 +156,10 @@ static void report_done(void)
 		return;
 	}
 	/* an incremental build's row counts the warnings of what it compiled;
-	 * the rest are in the logs kept before it */
+	 * the rest are in the logs kept before it (if those warned at all) */
 	for (size_t i = 0; i < B.nrows; i++)
 		if (B.rows[i].b && B.rows[i].b->status == BUILD_OK)
-			kept += buildlogs_earlier(B.rows[i].b->log_path) > 0;
+			kept += buildlogs_earlier_warned(B.rows[i].b->log_path) > 0;
 	struct strbuf sb = STRBUF_INIT;
 	for (int s = BUILD_OK; s <= BUILD_CANCELLED; s++)
 		if (count[s])
