@@ -367,9 +367,10 @@ static void free_opts(struct opts *o)
 	free(o->fragments);
 }
 
-/* from: where the matrix came from when not the command line, for errors */
+/* cfg_arches, cfg_tcs: those of the matrix config.yaml gave, not the
+ * command line (or the defaults): an error naming one of them says so */
 static int add_builds(struct build_mgr *m, struct opts *o, const char *out, char **vars,
-		      size_t nvars, const char *from)
+		      size_t nvars, bool cfg_arches, bool cfg_tcs)
 {
 	struct kerr e;
 	for (size_t a = 0; a < o->narch; a++)
@@ -389,6 +390,11 @@ static int add_builds(struct build_mgr *m, struct opts *o, const char *out, char
 			};
 			struct build *b = bmgr_add(m, &s, &e);
 			if (!b) {
+				const char *from = cfg_arches && strstr(e.msg, s.arch)
+						       ? " (arches: of config.yaml)"
+						   : cfg_tcs && strstr(e.msg, s.toolchain)
+						       ? " (toolchains: of config.yaml)"
+						       : "";
 				warnx_("build: %s%s", e.msg, from);
 				return -1;
 			}
@@ -502,11 +508,8 @@ int cmd_build(int argc, char **argv)
 		goto out;
 	}
 	bmgr_set_records_dir(&m, records);
-	const char *from = cfg_arches && cfg_tcs ? " (arches: and toolchains: of config.yaml)"
-			   : cfg_arches		 ? " (arches: of config.yaml)"
-			   : cfg_tcs		 ? " (toolchains: of config.yaml)"
-						 : "";
-	if (add_builds(&m, &o, out, vars, nvars, from) < 0) {
+	if (add_builds(&m, &o, out, vars, nvars, cfg_arches && cfg.file_arches,
+		       cfg_tcs && cfg.file_toolchains) < 0) {
 		bmgr_free(&m);
 		goto out;
 	}

@@ -272,6 +272,8 @@ static void merge(struct config *c, const struct config *f)
 		set_list(&c->arches, &c->narches, f->arches, f->narches);
 	if (f->toolchains)
 		set_list(&c->toolchains, &c->ntoolchains, f->toolchains, f->ntoolchains);
+	c->file_arches |= f->arches != NULL;
+	c->file_toolchains |= f->toolchains != NULL;
 	if (f->makevars)
 		set_list(&c->makevars, &c->nmakevars, f->makevars, f->nmakevars);
 	for (size_t i = 0; i < f->nbindings; i++)

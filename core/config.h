@@ -43,6 +43,7 @@ struct config {
 	size_t nbindings, bindings_cap;
 	char **files; /* the files read, in order */
 	size_t nfiles;
+	bool file_arches, file_toolchains; /* set by a file, not the defaults */
 };
 
 /* What the TUI knows: NULL members accept anything. */

@@ -230,13 +230,19 @@ static void test_failure_and_warnings(void)
 	free(ignored);
 	free(ign);
 	free(out);
-	/* a bad arch there is named as config.yaml's */
+	/* a bad arch there is named as config.yaml's (its toolchains are fine) */
 	const char *bad = "arches: [sparc99]\ntoolchains: [gcc]\n";
 	CU_ASSERT_FATAL(!write_file_atomic(cfg, bad, strlen(bad), &(struct kerr){0}));
 	CU_ASSERT_EQUAL(test_run(cmd, NULL, &out), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no arch/sparc99") &&
-			       strstr(out, "(arches: and toolchains: of config.yaml)"));
+			       strstr(out, " (arches: of config.yaml)\n"));
+	free(out);
 	unlink(cfg);
+	/* without it, the default toolchains are no config.yaml's */
+	free(cmd);
+	cmd = xasprintf("%s build --repo %s --arch sparc99", test_klang_bin(), tree);
+	CU_ASSERT_EQUAL(test_run(cmd, NULL, &out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "no arch/sparc99") && !strstr(out, "config.yaml"));
 	free(out);
 	free(cmd);
 	free(cfg);
