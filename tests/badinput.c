@@ -154,7 +154,7 @@ const struct badinput_row badinput_rows[] = {
     {"an arch the tree does not have",
      "mkdir -p tree/arch/x86 tree/arch/arm64 && touch tree/Makefile",
      "klang build --repo tree --arch sparc99 --toolchain gcc --out o-arch", 2,
-     "klang: build: --arch sparc99: no arch/sparc99 in /path/to/tree (there: arm64 x86)",
+     "klang: build: arch sparc99: no arch/sparc99 in /path/to/tree (there: arm64 x86)",
      "test ! -e o-arch"},
     {"an empty name in --arch or --toolchain", "mkdir -p tree && touch tree/Makefile",
      "klang build --repo tree --arch arm64,,x86_64 --toolchain gcc --out o-empty", 2,
