@@ -7,11 +7,11 @@
 #                 tig: its status line names the first commit
 #   all counted   klang: the summary line counts every patch;
 #                 tig: its status line counts every commit of the range
-#   bench/screen.sh [N]      (default 10000; RUNS=3, median of RUNS)
+#   bench/screen.sh [N]      (default 10000; RUNS=5, median of RUNS)
 set -eu
 . "$(dirname "$0")/lib.sh"
 n=${1:-10000}
-runs=${RUNS:-3}
+runs=${RUNS:-5}
 command -v tig >/dev/null || { echo "bench: tig is not installed (apt-get install tig)" >&2; exit 2; }
 command -v tmux >/dev/null || { echo "bench: tmux is not installed" >&2; exit 2; }
 repo=$BENCH_DIR/stack-$n
