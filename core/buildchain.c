@@ -270,6 +270,26 @@ size_t buildlogs_earlier(const char *log)
 	return n;
 }
 
+/* Whether PATH has a warning's or an error's marker, read until the first. */
+static bool warns(const char *path)
+{
+	static const char *const marks[] = {"warning: ", "error: ", "WARNING: "};
+	FILE *f = fopen(path, "r");
+	char buf[1 << 16];
+	size_t keep = 0, n;
+	bool hit = false;
+	while (f && !hit && (n = fread(buf + keep, 1, sizeof(buf) - keep, f)) > 0) {
+		n += keep;
+		for (size_t i = 0; i < ARRAY_SIZE(marks) && !hit; i++)
+			hit = memmem(buf, n, marks[i], strlen(marks[i]));
+		keep = n < 8 ? n : 8; /* a marker across two reads */
+		memmove(buf, buf + n - keep, keep);
+	}
+	if (f)
+		fclose(f);
+	return hit;
+}
+
 size_t buildlogs_earlier_warned(const char *log)
 {
 	char *out = dir_of(log);
@@ -277,12 +297,7 @@ size_t buildlogs_earlier_warned(const char *log)
 	size_t n = earlier_list(out, &nums), warned = 0;
 	for (size_t i = 0; i < n; i++) {
 		char *p = earlier_path(out, nums[i]);
-		size_t len;
-		char *text = read_file(p, &len, NULL);
-		warned +=
-		    text && (memmem(text, len, "warning: ", 9) || memmem(text, len, "error: ", 7) ||
-			     memmem(text, len, "WARNING: ", 9));
-		free(text);
+		warned += warns(p);
 		free(p);
 	}
 	free(nums);

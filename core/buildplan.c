@@ -219,8 +219,8 @@ static int check_arch(const char *srcdir, const char *arch, struct kerr *e)
 		}
 		free(names);
 		char *abs = abs_path(srcdir);
-		rc = kerr_set(e, "arch %s: no arch/%s in %s (there: %s)", arch, src_arch(arch),
-			      abs, sb_str(&sb));
+		rc = kerr_set(e, "arch %s: no arch/%s in %s (there: %s)", arch, src_arch(arch), abs,
+			      sb_str(&sb));
 		free(abs);
 		sb_free(&sb);
 	}

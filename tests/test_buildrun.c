@@ -639,6 +639,33 @@ static void test_incremental_logs(void)
 	teardown(&f);
 }
 
+/* A kept log warns if a marker is anywhere in it, across the reader's
+ * 64 KiB reads too; one with none adds nothing to the tree's warnings. */
+static void test_earlier_warned(void)
+{
+	char *dir = test_tmpdir(), *kept = xasprintf("%s/earlier", dir),
+	     *log = xasprintf("%s/build.log", dir), *one = xasprintf("%s/1.log", kept),
+	     *two = xasprintf("%s/2.log", kept);
+	CU_ASSERT_FATAL(!mkdir(kept, 0700));
+	size_t n = 65536 - 4;
+	char *text = xcalloc(n + 32, 1);
+	memset(text, 'x', n);
+	strcpy(text + n, ": warning: across\n");
+	CU_ASSERT_FATAL(!write_file_atomic(one, text, strlen(text), &(struct kerr){0}));
+	memset(text, ' ', n); /* a log of a build that compiled without a warning */
+	strcpy(text + n, "  CC      kernel/fork.o\n");
+	CU_ASSERT_FATAL(!write_file_atomic(two, text, strlen(text), &(struct kerr){0}));
+	CU_ASSERT_EQUAL(buildlogs_earlier(log), 2);
+	CU_ASSERT_EQUAL(buildlogs_earlier_warned(log), 1);
+	free(text);
+	free(one);
+	free(two);
+	free(log);
+	free(kept);
+	test_rmdir(dir);
+	free(dir);
+}
+
 void suite_buildrun(void)
 {
 	CU_pSuite s = CU_add_suite("buildrun", NULL, NULL);
@@ -650,6 +677,7 @@ void suite_buildrun(void)
 	CU_add_test(s, ".config file and fragments", test_config_file_and_fragments);
 	CU_add_test(s, "a 1 MiB line", test_long_line);
 	CU_add_test(s, "incremental builds: warnings across the logs kept", test_incremental_logs);
+	CU_add_test(s, "kept logs that warn, read in 64 KiB pieces", test_earlier_warned);
 	CU_add_test(s, "--wrapper ccache", test_ccache);
 	CU_add_test(s, "--wrapper distcc with a real distccd", test_distcc);
 }
