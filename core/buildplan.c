@@ -263,15 +263,15 @@ struct build *buildplan_new(const struct build_spec *s, const char *make, int jo
 	const char *config = s->config ? s->config : "defconfig";
 	bool config_file = strchr(config, '/') || file_exists(config);
 	if (!config_file && !is_config_target(config)) {
-		kerr_set(e, "--config '%s': no such file, and not a config target", config);
+		kerr_set(e, "config '%s': no such file, and not a config target", config);
 		return NULL;
 	}
 	if (config_file && access(config, R_OK) < 0) {
-		kerr_set(e, "--config %s: %s", config, strerror(errno));
+		kerr_set(e, "config %s: %s", config, strerror(errno));
 		return NULL;
 	}
 	if (config_file && is_dir(config)) {
-		kerr_set(e, "--config %s: a directory, not a .config file", config);
+		kerr_set(e, "config %s: a directory, not a .config file", config);
 		return NULL;
 	}
 	char *srcmk = xasprintf("%s/Makefile", s->srcdir);
@@ -285,14 +285,14 @@ struct build *buildplan_new(const struct build_spec *s, const char *make, int jo
 		return NULL;
 	if (s->wrapper && strcmp(s->wrapper, "ccache") && strcmp(s->wrapper, "distcc") &&
 	    strcmp(s->wrapper, "icecc")) {
-		kerr_set(e, "--wrapper '%s': must be ccache, distcc or icecc", s->wrapper);
+		kerr_set(e, "wrapper '%s': must be ccache, distcc or icecc", s->wrapper);
 		return NULL;
 	}
 	if (s->wrapper) {
 		char *w = path_search(s->wrapper);
 		free(w);
 		if (!w) {
-			kerr_set(e, "--wrapper %s: not found on PATH", s->wrapper);
+			kerr_set(e, "wrapper %s: not found on PATH", s->wrapper);
 			return NULL;
 		}
 	}

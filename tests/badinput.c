@@ -165,7 +165,7 @@ const struct badinput_row badinput_rows[] = {
      "test ! -e o-var && test ! -e elsewhere"},
     {"a .config file that is missing", "mkdir -p tree && touch tree/Makefile",
      "klang build --repo tree --arch x86_64 --toolchain gcc --config no/.config --out o-cfg", 2,
-     "klang: build: --config no/.config: No such file or directory", "test ! -e o-cfg"},
+     "klang: build: config no/.config: No such file or directory", "test ! -e o-cfg"},
     {"an output directory that is a file", "mkdir -p tree && touch tree/Makefile && : > o-file",
      "klang build --repo tree --arch x86_64 --toolchain gcc --out o-file", 2,
      "klang: build: --out o-file: not a directory", "test -f o-file && test ! -s o-file"},

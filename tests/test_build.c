@@ -260,8 +260,9 @@ static void test_usage_errors(void)
 	} cases[] = {
 	    {"--arch arm64 --toolchain icc", "unknown toolchain 'icc'"},
 	    {"--arch arm64 --toolchain gcc --jobs 0", "--jobs '0'"},
-	    {"--arch arm64 --toolchain gcc --config nosuch", "--config 'nosuch': no such file"},
-	    {"--arch arm64 --toolchain gcc --wrapper sccache", "--wrapper 'sccache'"},
+	    {"--arch arm64 --toolchain gcc --config nosuch",
+	     "build: config 'nosuch': no such file"},
+	    {"--arch arm64 --toolchain gcc --wrapper sccache", "build: wrapper 'sccache'"},
 	    {"--arch arm64 --toolchain gcc -- notavar", "'notavar': not a make variable"},
 	    {"--arch 'arm/64' --toolchain gcc", "'arm/64': not an ARCH name"},
 	    {"--arch sparc99 --toolchain gcc", "no arch/sparc99 in /"},
@@ -277,8 +278,8 @@ static void test_usage_errors(void)
 	    {"--arch arm64 --toolchain gcc -- ARCH=x86_64", "klang sets ARCH itself (use --arch)"},
 	    {"--arch arm64 --toolchain gcc -- LLVM=1", "klang sets LLVM itself (use --toolchain"},
 	    {"--arch arm64 --toolchain gcc --config /nonexistent/.config",
-	     "--config /nonexistent/.config: No such file or directory"},
-	    {"--arch arm64 --toolchain gcc --config /etc", "--config /etc: a directory"},
+	     "build: config /nonexistent/.config: No such file or directory"},
+	    {"--arch arm64 --toolchain gcc --config /etc", "build: config /etc: a directory"},
 	    {"--arch arm64 --toolchain gcc --out /etc/passwd",
 	     "--out /etc/passwd: not a directory"},
 	};
