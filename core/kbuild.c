@@ -1,6 +1,8 @@
 /* Kbuild quiet lines, build progress and the stand-in diagnostics counter. */
 #include "core/kbuild.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,3 +128,38 @@ const struct diag_counter_ops kbuild_simple_counter = {
     .line = simple_line,
     .close = simple_close,
 };
+
+/* The line of CONFIG that starts with "CONFIG_<sym>=" or "# CONFIG_<sym> is
+ * not set", 0 if none. */
+static unsigned symbol_line(const char *config, const char *sym, size_t len)
+{
+	unsigned ln = 1;
+	for (const char *s = config; *s; ln++) {
+		const char *c = !strncmp(s, "# ", 2) ? s + 2 : s;
+		if (!strncmp(c, "CONFIG_", 7) && !strncmp(c + 7, sym, len) &&
+		    (c[7 + len] == '=' || (c != s && !strncmp(c + 7 + len, " is not set", 11))))
+			return ln;
+		const char *nl = strchr(s, '\n');
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	return 0;
+}
+
+unsigned kbuild_config_line(const char *config, const char *message)
+{
+	for (const char *m = message; *m;) {
+		size_t len = strspn(m, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		bool upper = len && strcspn(m, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") < len;
+		if (!strncmp(m, "CONFIG_", 7) && len > 7)
+			m += 7, len -= 7; /* named with its prefix */
+		unsigned ln = upper && len > 1 && (m == message || !isalnum((unsigned char)m[-1]))
+				  ? symbol_line(config, m, len)
+				  : 0;
+		if (ln)
+			return ln;
+		m += len ? len : 1;
+	}
+	return 0;
+}

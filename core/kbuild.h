@@ -46,4 +46,10 @@ struct diag_counter_ops {
 };
 extern const struct diag_counter_ops kbuild_simple_counter;
 
+/* The line (1-based) of CONFIG (a .config's text) that sets a symbol a
+ * Kconfig message names ("override: UNWINDER_GUESS changes choice state":
+ * "CONFIG_UNWINDER_GUESS=y" or "# CONFIG_UNWINDER_GUESS is not set"), the
+ * first one named that the config has; 0 if none. */
+unsigned kbuild_config_line(const char *config, const char *message);
+
 #endif

@@ -158,6 +158,32 @@ static void test_counter(void)
 	CU_ASSERT_EQUAL(e, 3);
 }
 
+static void test_config_line(void)
+{
+	static const char config[] = "#\n# Automatically generated file; DO NOT EDIT.\n#\n"
+				     "CONFIG_CC_VERSION_TEXT=\"gcc (Debian 12.2.0-14) 12.2.0\"\n"
+				     "CONFIG_UNWINDER_ORC=y\n"
+				     "# CONFIG_UNWINDER_GUESS is not set\n"
+				     "CONFIG_SLOB=y\n";
+	static const struct {
+		const char *msg;
+		unsigned line;
+	} cases[] = {
+	    {"override: UNWINDER_GUESS changes choice state", 6},
+	    {"unmet direct dependencies detected for SLOB", 7},
+	    {"symbol value 'x' invalid for CONFIG_UNWINDER_ORC", 5},
+	    {"override: FOO and then SLOB", 7},		     /* the first the config has */
+	    {"override: reassigning to symbol UNWINDER", 0}, /* not a prefix */
+	    {"CC_VERSION changed", 0},
+	    {"xSLOB is lower case before", 0},
+	    {"no symbol here", 0},
+	    {"", 0},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		CU_ASSERT_EQUAL(kbuild_config_line(config, cases[i].msg), cases[i].line);
+	CU_ASSERT_EQUAL(kbuild_config_line("CONFIG_SLOB=y", "SLOB"), 1); /* no newline */
+}
+
 void suite_kbuild(void)
 {
 	CU_pSuite s = CU_add_suite("kbuild", NULL, NULL);
@@ -165,4 +191,5 @@ void suite_kbuild(void)
 	CU_add_test(s, "progress and ETA", test_progress);
 	CU_add_test(s, "real Linux 6.1 logs", test_real_logs);
 	CU_add_test(s, "warning and error counter", test_counter);
+	CU_add_test(s, "the .config line of a Kconfig message", test_config_line);
 }

@@ -645,6 +645,45 @@ static void test_warnings_view(void)
 	free(outdir);
 }
 
+/* Enter on a Kconfig warning shows the line of the build's .config (beside
+ * the log) that sets the symbol it names, not the line of a config Kconfig
+ * was merging then. */
+static void test_kconfig_source(void)
+{
+	char *outdir = test_tmpdir(), *logs = test_tmpdir();
+	char *gcc = xasprintf("%s/gcc.log", logs), *clang = xasprintf("%s/clang.log", logs),
+	     *config = xasprintf("%s/.config", logs);
+	const char *gtext = "  CC      kernel/fork.o\n",
+		   *ctext = ".config:1309:warning: override: UNWINDER_GUESS changes choice state\n",
+		   *ctext2 = "#\n# x86 Debugging\n#\n# CONFIG_UNWINDER_ORC is not set\n"
+			     "CONFIG_UNWINDER_GUESS=y\n# end of x86 Debugging\n";
+	struct kerr e;
+	CU_ASSERT_FATAL(!write_file_atomic(gcc, gtext, strlen(gtext), &e) &&
+			!write_file_atomic(clang, ctext, strlen(ctext), &e) &&
+			!write_file_atomic(config, ctext2, strlen(ctext2), &e));
+	char *args = xasprintf("--gcc-log '%s' --clang-log '%s'", gcc, clang);
+	char *script = write_script(outdir, "4\nj\n<Enter>\n:save-display k1\n");
+	CU_ASSERT_EQUAL(run_klang(script, repo_dir, args, NULL, outdir, NULL), 0);
+	char *path = xasprintf("%s/k1", outdir), *screen = read_or_empty(path);
+	char *want = xasprintf("showing %s:5, where the build's .config sets it", config);
+	CU_ASSERT_PTR_NOT_NULL(screen && strstr(screen, want));
+	CU_ASSERT_PTR_NOT_NULL(screen && strstr(screen, ">     5  CONFIG_UNWINDER_GUESS=y"));
+	if (!screen || !strstr(screen, want))
+		fprintf(stderr, "kconfig source:\n%s\n", screen ? screen : "(none)");
+	free(want);
+	free(screen);
+	free(path);
+	free(script);
+	free(args);
+	free(config);
+	free(clang);
+	free(gcc);
+	test_rmdir(logs);
+	free(logs);
+	test_rmdir(outdir);
+	free(outdir);
+}
+
 /* The builds view on the demo workspace: b builds the arm64/x86_64 x llvm/gcc
  * matrix for real, the rows go from building to ok, the log tail shows. */
 static void test_builds_view(void)
@@ -810,5 +849,6 @@ void suite_screen(void)
 	CU_add_test(s, "series: a broken overrides file", test_series_broken_store);
 	CU_add_test(s, "a stack from an mbox", test_mbox_stack);
 	CU_add_test(s, "warnings view on the x86 tinyconfig logs", test_warnings_view);
+	CU_add_test(s, "a Kconfig warning shows the build's .config", test_kconfig_source);
 	CU_add_test(s, "builds view: b builds the matrix, rows reach ok", test_builds_view);
 }

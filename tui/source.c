@@ -9,6 +9,7 @@
 
 #include "core/blame.h"
 #include "core/diagout.h"
+#include "core/kbuild.h"
 #include "tui/links.h"
 #include "tui/prompt.h"
 
@@ -31,6 +32,7 @@ static struct {
 	const struct diag *d; /* whose entries are listed */
 	struct diag_loc at;   /* the place shown */
 	int width;	      /* the header was wrapped for */
+	char *config;	      /* a Kconfig diagnostic's .config, shown instead */
 } S;
 
 static void add(enum src_kind kind, struct diag_loc at, char *text)
@@ -50,6 +52,7 @@ void source_pane_free(void)
 {
 	src_clear();
 	free(S.lines);
+	free(S.config);
 	memset(&S, 0, sizeof(S));
 }
 
@@ -217,6 +220,24 @@ static void add_header(struct diag_loc at, const char *text, int width)
 	S.width = width;
 }
 
+/* A Kconfig diagnostic's place: the line of the build's .config that sets
+ * the symbol it names (its own line is that of a config being merged,
+ * gone since), else where it says. */
+static struct diag_loc config_place(const struct diag *d)
+{
+	free(S.config);
+	S.config = warnings_config_of(d);
+	char *text = S.config ? read_file(S.config, NULL, &(struct kerr){0}) : NULL;
+	unsigned line = text ? kbuild_config_line(text, d->message) : 0;
+	free(text);
+	if (!line)
+		return d->loc;
+	struct diag_loc at = {S.config, line, 0};
+	add(SRC_HEADER, at,
+	    xasprintf("showing %s:%u, where the build's .config sets it", S.config, line));
+	return at;
+}
+
 static void source_open(struct view *v)
 {
 	const struct diag *d = warnings_shown();
@@ -232,11 +253,14 @@ static void source_open(struct view *v)
 			d->triage_note ? d->triage_note : "");
 		add_header(d->loc, sb_str(&sb), v->width);
 		sb_reset(&sb);
+		struct diag_loc at = S.at;
 		if (S.at.line != d->loc.line || strcmp(S.at.file, d->loc.file))
 			add(SRC_HEADER, S.at,
 			    xasprintf("showing %s:%u (Enter on the first line goes back)",
 				      S.at.file, S.at.line));
-		add_context(S.at);
+		else if (!strcmp(d->flag, "kconfig"))
+			at = config_place(d);
+		add_context(at);
 		if (d->spell.line &&
 		    (d->spell.line != d->loc.line || strcmp(d->spell.file, d->loc.file))) {
 			sb_adds(&sb, "spelled at ");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/buildlogs.h"
+#include "core/buildplan.h"
 #include "core/diag.h"
 #include "core/diagdiff.h"
 #include "core/diagout.h"
@@ -54,6 +55,8 @@ static struct {
 	char *sig;   /* buildlogs_signature() of the logs in use */
 	char *logs;  /* for the status bar */
 	char *built; /* the builds compared: "x86_64 built; arm64 up to date, ..." */
+	char **outs; /* per log read: "ARCH\tDIR", the directory it lies in */
+	size_t nouts;
 	struct diag_set *s[2];
 	struct diag_diff dd;
 	struct triage *tri;
@@ -112,6 +115,26 @@ const char *warnings_repo(void)
 	return W.repo ? W.repo : ".";
 }
 
+char *warnings_config_of(const struct diag *d)
+{
+	for (size_t i = 0; i < W.nouts; i++) {
+		const char *dir = strchr(W.outs[i], '\t') + 1;
+		size_t alen = (size_t)(dir - 1 - W.outs[i]);
+		if (*d->arch && alen &&
+		    (strlen(d->arch) != alen || memcmp(d->arch, W.outs[i], alen)))
+			continue;
+		char *path = xasprintf("%s/.config", dir);
+		if (file_exists(path))
+			return path;
+		free(path);
+	}
+	char *path = warnings_source_path(".config");
+	if (file_exists(path))
+		return path;
+	free(path);
+	return NULL;
+}
+
 /* The trees of the last filter states (s cycles through four sides): a
  * filter key shown before only rebuilds the rows. Dropped whenever what
  * the filters read changes (triage, text, a reload). */
@@ -163,6 +186,9 @@ static void unload(void)
 	free(W.logs);
 	free(W.sig);
 	free(W.built);
+	strv_free(W.outs);
+	W.outs = NULL;
+	W.nouts = 0;
 	W.tri_path = W.logs = W.sig = W.built = NULL;
 	W.arches = NULL;
 	W.narches = 0;
@@ -211,6 +237,10 @@ static int item_cmp(const struct diag *a, const struct diag *b);
 static int parse_log(int k, const char *path, const char *arch, bool found, struct kerr *e)
 {
 	struct diag_parser_opts o = {.cc = k ? DIAG_CC_CLANG : DIAG_CC_GCC, .arch = arch};
+	const char *slash = strrchr(path, '/');
+	strv_push(&W.outs, &W.nouts,
+		  xasprintf("%s\t%.*s", arch ? arch : "", slash ? (int)(slash - path) : 1,
+			    slash ? path : "."));
 	return (found ? buildlogs_parse : diag_parse_file)(W.s[k], path, &o, e);
 }
 

@@ -10,6 +10,10 @@ const struct diag *warnings_shown(void);
 const char *warnings_repo(void);
 /* The path of a source file in the work tree; caller frees. */
 char *warnings_source_path(const char *file);
+/* The .config a Kconfig diagnostic speaks of: that of the build directory
+ * of a log read for its arch, else the work tree's; NULL if none. Caller
+ * frees. */
+char *warnings_config_of(const struct diag *d);
 /* Suspend curses, run $EDITOR +LINE FILE (vi if unset), restore. */
 void warnings_edit(const char *file, unsigned line);
 /* Select in the stack view the patch that last touched the line (libgit2
