@@ -668,6 +668,9 @@ static void test_kconfig_source(void)
 	char *want = xasprintf("showing %s:5, where the build's .config sets it", config);
 	CU_ASSERT_PTR_NOT_NULL(screen && strstr(screen, want));
 	CU_ASSERT_PTR_NOT_NULL(screen && strstr(screen, ">     5  CONFIG_UNWINDER_GUESS=y"));
+	free(want); /* the pane's title names it too (e, B and y act on it) */
+	want = xasprintf("[source] %s:5 ", config);
+	CU_ASSERT_PTR_NOT_NULL(screen && strstr(screen, want));
 	if (!screen || !strstr(screen, want))
 		fprintf(stderr, "kconfig source:\n%s\n", screen ? screen : "(none)");
 	free(want);

@@ -32,6 +32,7 @@ static struct {
 	const struct diag *d; /* whose entries are listed */
 	struct diag_loc at;   /* the place shown */
 	int width;	      /* the header was wrapped for */
+	struct diag_loc here; /* the lines shown: at, or where a .config sets it */
 	char *config;	      /* a Kconfig diagnostic's .config, shown instead */
 } S;
 
@@ -246,6 +247,7 @@ static void source_open(struct view *v)
 		S.d = d;
 		S.at = d ? d->loc : (struct diag_loc){"", 0, 0};
 	}
+	S.here = S.at;
 	if (d) {
 		struct strbuf sb = STRBUF_INIT;
 		diag_loc_text(&sb, &d->loc);
@@ -260,6 +262,7 @@ static void source_open(struct view *v)
 				      S.at.file, S.at.line));
 		else if (!strcmp(d->flag, "kconfig"))
 			at = config_place(d);
+		S.here = at;
 		add_context(at);
 		if (d->spell.line &&
 		    (d->spell.line != d->loc.line || strcmp(d->spell.file, d->loc.file))) {
@@ -309,7 +312,7 @@ static bool source_request(struct view *v, int action)
 		if (l && l->kind != SRC_HEADER && l->at.line)
 			warnings_edit(l->at.file, l->at.line);
 		else if (S.d)
-			warnings_edit(S.at.file, S.at.line);
+			warnings_edit(S.here.file, S.here.line);
 		return true;
 	case ACT_ENTER:
 		if (!l || !S.d)
@@ -328,13 +331,13 @@ static bool source_request(struct view *v, int action)
 		if (l && l->kind != SRC_HEADER && l->at.line)
 			warnings_blame(l->at.file, l->at.line);
 		else if (S.d)
-			warnings_blame(S.at.file, S.at.line);
+			warnings_blame(S.here.file, S.here.line);
 		return true;
 	case ACT_COPY: /* the place under the cursor, else the warning's */
 		if (S.d) {
 			struct strbuf at = STRBUF_INIT;
 			diag_loc_text(&at,
-				      l && l->kind != SRC_HEADER && l->at.line ? &l->at : &S.at);
+				      l && l->kind != SRC_HEADER && l->at.line ? &l->at : &S.here);
 			tui_copy("location", sb_str(&at));
 			sb_free(&at);
 		}
@@ -361,7 +364,7 @@ static void source_title(struct view *v, struct strbuf *sb)
 {
 	(void)v;
 	if (S.d)
-		sb_addf(sb, "%s:%u", S.at.file, S.at.line);
+		sb_addf(sb, "%s:%u", S.here.file, S.here.line);
 }
 
 /* The warnings view's status bar: the pane shows its selected diagnostic. */
