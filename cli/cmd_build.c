@@ -27,6 +27,8 @@ static const char usage_text[] =
     "Build the kernel in DIR (default: .) for every ARCH x TOOLCHAIN, in parallel, on\n"
     "one GNU make jobserver of N slots: all builds together never run more than N\n"
     "jobs. Each build runs `make O=OUT/<arch>-<toolchain>`: configure, then build.\n"
+    "DIR may be a subdirectory of the tree: the tree (the nearest directory above\n"
+    "with scripts/Kbuild.include) is built.\n"
     "\n"
     "  --arch LIST        kernel ARCH values, comma-separated: arm64,x86_64 (default:\n"
     "                     config.yaml's arches:, else arm64,x86_64)\n"
@@ -453,6 +455,10 @@ int cmd_build(int argc, char **argv)
 		free_opts(&o);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
+	/* run from a subdirectory (cd drivers/gpu; klang build): the tree's top */
+	char *top = kernel_top(o.repo);
+	if (top)
+		o.repo = top;
 	char **vars = argv + optind;
 	size_t nvars = (size_t)(argc - optind);
 	struct build_mgr m;
@@ -464,6 +470,7 @@ int cmd_build(int argc, char **argv)
 		warnx_("build: %s", e.msg);
 		config_free(&cfg);
 		free_opts(&o);
+		free(top);
 		return EXIT_USAGE;
 	}
 	/* the same matrix as the workbench's b: config.yaml's, else arm64,x86_64 x llvm,gcc */
@@ -561,6 +568,7 @@ out:
 	free(out);
 	free_opts(&o);
 	free(allvars);
+	free(top);
 	config_free(&cfg);
 	return status;
 }

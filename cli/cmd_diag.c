@@ -43,7 +43,8 @@ static const char usage_text[] =
     "  --format F        text (default), tsv, json, quickfix or sarif\n"
     "  --rules FILE      group rules tried before .klang/rules.yaml and the shipped ones\n"
     "  --families FILE   more flag families (after rules/families.yaml, .klang/families.yaml)\n"
-    "  --repo DIR        repository whose .klang/ holds triage and local rules (default .)\n"
+    "  --repo DIR        repository whose .klang/ holds triage and local rules (default .;\n"
+    "                    in a subdirectory of a kernel tree, the tree's top)\n"
     "  --arch NAME       the arch of the logs (default: detected from arch/<name>/ paths)\n"
     "  --src-root DIR    source tree prefix to strip (default: detected)\n"
     "  --build-dir DIR   O= build directory to strip (default: make's Entering directory)\n"
@@ -559,6 +560,9 @@ int cmd_diag(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a, triage);
 	if (!rc)
 		rc = repo_is_dir(a.repo);
+	char *top = rc ? NULL : kernel_top(a.repo); /* from a subdirectory: the tree's */
+	if (top)
+		a.repo = top;
 	if (!rc) {
 		if (!strcmp(sub, "parse"))
 			rc = cmd_parse(&a);
@@ -571,6 +575,7 @@ int cmd_diag(int argc, char **argv)
 	}
 	for (int k = 0; k < 3; k++)
 		free(a.logs[k]);
+	free(top);
 	if (!output_written("diag"))
 		rc = rc == EXIT_OK ? EXIT_FOUND : rc;
 	return rc;

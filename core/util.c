@@ -313,9 +313,9 @@ void state_dir_ignore_scratch(const char *repo)
 	free(dir);
 }
 
-/* Without libgit2, whose start-up (it reads every CA certificate) would be
- * most of the CPU time klang build takes of its own. */
-char *repo_workdir(const char *path)
+/* The first directory at or above PATH, up to the file system's edge,
+ * with MARK in it; NULL if none. */
+static char *up_to(const char *path, const char *mark)
 {
 	char *dir = realpath(path, NULL);
 	struct stat st, top;
@@ -324,9 +324,9 @@ char *repo_workdir(const char *path)
 		return NULL;
 	}
 	for (;;) {
-		char *git = xasprintf("%s%s.git", dir, strcmp(dir, "/") ? "/" : "");
-		bool found = stat(git, &st) == 0;
-		free(git);
+		char *at = xasprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", mark);
+		bool found = stat(at, &st) == 0;
+		free(at);
 		if (found)
 			return dir;
 		char *slash = strrchr(dir, '/');
@@ -336,6 +336,21 @@ char *repo_workdir(const char *path)
 	}
 	free(dir);
 	return NULL;
+}
+
+/* Without libgit2, whose start-up (it reads every CA certificate) would be
+ * most of the CPU time klang build takes of its own. */
+char *repo_workdir(const char *path)
+{
+	return up_to(path, ".git");
+}
+
+char *kernel_top(const char *path)
+{
+	char *own = xasprintf("%s/scripts/Kbuild.include", path);
+	bool top = file_exists(own);
+	free(own);
+	return top ? NULL : up_to(path, "scripts/Kbuild.include");
 }
 
 bool file_exists(const char *path)

@@ -102,6 +102,11 @@ void state_dir_ignore_scratch(const char *repo);
  * directory up to the file system's edge with a .git in it (a directory,
  * or the file of a git worktree). Caller frees. */
 char *repo_workdir(const char *path);
+/* The top of the kernel tree PATH lies in, when PATH is below it (a
+ * subdirectory has a Makefile too): the nearest directory above with
+ * scripts/Kbuild.include, as Kbuild's own top has. NULL when PATH is that
+ * top, or in no kernel tree. Caller frees. */
+char *kernel_top(const char *path);
 
 /* Where installed data lives (themes/, patchsets/): $KLANG_DATADIR, else the
  * source tree next to the running binary, else the compiled-in DATADIR.

@@ -86,6 +86,7 @@ static const struct {
     {"arch/arm64/configs/tinyconfig", "CONFIG_TINY=y\n"},
     {"arch/x86/configs/defconfig", "CONFIG_FORK=y\nCONFIG_SCHED=y\nCONFIG_MM=y\n"},
     {"arch/arm64/configs/defconfig", "CONFIG_FORK=y\nCONFIG_SCHED=y\nCONFIG_MM=y\n"},
+    {"scripts/Kbuild.include", "# how klang knows the top from a subdirectory\n"},
     {"kernel/fork.c", "int do_fork(int x) { return x + 1; }\n"},
     {"kernel/sched.c", "int schedule(int x) { return x * 2; }\n"},
     {"mm/page.c", "int alloc_page(int x) { return x << 12; }\n"},

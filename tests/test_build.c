@@ -204,15 +204,24 @@ static void test_failure_and_warnings(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "klang: diag: x86_64: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(said ? said : "", "/x86_64-gcc/build.log against "));
 	/* built again with nothing changed: nothing compiled, and the
-	 * warnings are still those of the tree (the log before was kept) */
-	char *again = NULL, *rows_again = NULL;
-	CU_ASSERT_EQUAL(test_run(cmd, &again, NULL), 0);
+	 * warnings are still those of the tree (the log before was kept);
+	 * from a subdirectory (it has a Makefile too), the tree is built */
+	char *again = NULL, *rows_again = NULL,
+	     *sub = xasprintf("%s build --repo %s/kernel --fragment CONFIG_WARN=y --jobs 2",
+			      test_klang_bin(), tree),
+	     *subdiff = xasprintf("%s diag diff --repo %s/mm --format tsv", test_klang_bin(), tree),
+	     *subout = xasprintf("%s/kernel/.klang", tree);
+	CU_ASSERT_EQUAL(test_run(sub, &again, NULL), 0);
+	CU_ASSERT_FALSE(file_exists(subout));
 	CU_ASSERT_PTR_NOT_NULL(strstr(again ? again : "", "x86_64-gcc: ok (exit 0), 0 objects"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(again ? again : "",
 				      "up to date, nothing compiled: the tree's warnings are in "
 				      "the 1 log kept in "));
 	char *said_again = NULL;
-	CU_ASSERT_EQUAL(test_run(diff, &rows_again, &said_again), 0);
+	CU_ASSERT_EQUAL(test_run(subdiff, &rows_again, &said_again), 0);
+	free(subout);
+	free(subdiff);
+	free(sub);
 	CU_ASSERT_STRING_EQUAL(rows_again ? rows_again : "", rows_named ? rows_named : "-");
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(said_again ? said_again : "", "/build.log, with the 2 logs kept before them\n"));
