@@ -662,8 +662,12 @@ static void test_kconfig_source(void)
 			!write_file_atomic(clang, ctext, strlen(ctext), &e) &&
 			!write_file_atomic(config, ctext2, strlen(ctext2), &e));
 	char *args = xasprintf("--gcc-log '%s' --clang-log '%s'", gcc, clang);
-	char *script = write_script(outdir, "4\nj\n<Enter>\n:save-display k1\n");
-	CU_ASSERT_EQUAL(run_klang(script, repo_dir, args, NULL, outdir, NULL), 0);
+	char *script = write_script(outdir, "4\nj\n<Enter>\n:save-display k1\n"), *err = NULL;
+	int rc = run_klang(script, repo_dir, args, NULL, outdir, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc)
+		fprintf(stderr, "\nkconfig source: exit %d: %s\n", rc, err);
+	free(err);
 	char *path = xasprintf("%s/k1", outdir), *screen = read_or_empty(path);
 	char *want = xasprintf("showing %s:5, where the build's .config sets it", config);
 	CU_ASSERT_PTR_NOT_NULL(screen && strstr(screen, want));

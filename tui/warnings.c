@@ -258,7 +258,8 @@ static void collect_arches(void)
 				W.arches[W.narches++] = a;
 			}
 		}
-	qsort(W.arches, W.narches, sizeof(*W.arches), cmp_str);
+	if (W.narches) /* logs with no arch in them have none */
+		qsort(W.arches, W.narches, sizeof(*W.arches), cmp_str);
 	if (W.arch > W.narches)
 		W.arch = 0;
 }
