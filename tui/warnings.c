@@ -55,8 +55,8 @@ static struct {
 	char *sig;   /* buildlogs_signature() of the logs in use */
 	char *logs;  /* for the status bar */
 	char *built; /* the builds compared: "x86_64 built; arm64 up to date, ..." */
-	char **outs; /* per log read: "ARCH\tDIR", the directory it lies in */
-	size_t nouts;
+	char **read; /* the logs read, whose directories hold their .config */
+	size_t nread;
 	struct diag_set *s[2];
 	struct diag_diff dd;
 	struct triage *tri;
@@ -117,14 +117,14 @@ const char *warnings_repo(void)
 
 char *warnings_config_of(const struct diag *d)
 {
-	for (size_t i = 0; i < W.nouts; i++) {
-		const char *dir = strchr(W.outs[i], '\t') + 1;
-		size_t alen = (size_t)(dir - 1 - W.outs[i]);
-		if (*d->arch && alen &&
-		    (strlen(d->arch) != alen || memcmp(d->arch, W.outs[i], alen)))
-			continue;
-		char *path = xasprintf("%s/.config", dir);
-		if (file_exists(path))
+	for (size_t i = 0; i < W.nread; i++) {
+		char *arch = buildlogs_arch_of(W.read[i]);
+		bool other = arch && *d->arch && strcmp(arch, d->arch);
+		free(arch);
+		const char *slash = strrchr(W.read[i], '/');
+		char *path =
+		    xasprintf("%.*s.config", slash ? (int)(slash + 1 - W.read[i]) : 0, W.read[i]);
+		if (!other && file_exists(path))
 			return path;
 		free(path);
 	}
@@ -186,9 +186,9 @@ static void unload(void)
 	free(W.logs);
 	free(W.sig);
 	free(W.built);
-	strv_free(W.outs);
-	W.outs = NULL;
-	W.nouts = 0;
+	strv_free(W.read);
+	W.read = NULL;
+	W.nread = 0;
 	W.tri_path = W.logs = W.sig = W.built = NULL;
 	W.arches = NULL;
 	W.narches = 0;
@@ -237,10 +237,7 @@ static int item_cmp(const struct diag *a, const struct diag *b);
 static int parse_log(int k, const char *path, const char *arch, bool found, struct kerr *e)
 {
 	struct diag_parser_opts o = {.cc = k ? DIAG_CC_CLANG : DIAG_CC_GCC, .arch = arch};
-	const char *slash = strrchr(path, '/');
-	strv_push(&W.outs, &W.nouts,
-		  xasprintf("%s\t%.*s", arch ? arch : "", slash ? (int)(slash - path) : 1,
-			    slash ? path : "."));
+	strv_push(&W.read, &W.nread, xstrdup(path));
 	return (found ? buildlogs_parse : diag_parse_file)(W.s[k], path, &o, e);
 }
 
